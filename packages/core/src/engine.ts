@@ -1,0 +1,184 @@
+import { isMergeError, MergeError } from "./errors.js";
+import { KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
+import type { PathKey } from "./path.js";
+import { formatPath } from "./path.js";
+import type {
+  MergeHandler,
+  MergeHandlers,
+  MergerContext,
+  MergerOptions,
+  MergerPlugin,
+  TraceAction,
+  TraceSink,
+} from "./plugin.js";
+import type { ParsedSpec, SpecEntry } from "./spec.js";
+import { formatSpec, formatSpecEntry } from "./spec.js";
+
+/** How deep the engine recurses before giving up with `DEPTH_LIMIT` (or `CYCLIC_INPUT` when a cycle is the cause). */
+export const DEFAULT_MAX_DEPTH = 1000;
+
+export interface EngineOptions {
+  /** Deepest nesting the merge follows; deeper input is a `DEPTH_LIMIT` error. Default 1000. */
+  readonly maxDepth?: number;
+  /** Receives provenance events; without it tracing costs nothing. */
+  readonly trace?: TraceSink;
+}
+
+/** A resolved spec: merges two values by the kind of the base value. */
+export interface Merger {
+  readonly spec: ParsedSpec;
+  /** Canonical spec string (`list(append)+dict()+str()`). */
+  readonly label: string;
+  /** Merges `incoming` into `base` and returns the result. Inputs are never changed. */
+  merge(base: unknown, incoming: unknown): unknown;
+  /** The label of the plugin that handles base values of this kind, if any. */
+  handlerFor(kind: ValueKind): string | undefined;
+  /** Sets the document index reported in trace events (used by `mergeAll`). */
+  setDocument(index: number | undefined): void;
+}
+
+/** One plugin of a spec with the options validated for it. */
+export interface PluginUse {
+  readonly plugin: MergerPlugin;
+  readonly entry: SpecEntry;
+  readonly options: MergerOptions;
+}
+
+/**
+ * Builds the merge function for a resolved spec. Dispatch is a 7-slot table indexed by the base value's kind,
+ * filled by the first plugin in spec order that handles each kind; unhandled kinds return the base unchanged.
+ * The path is a stack pushed only when a plugin passes a key, so the inner loop allocates nothing.
+ */
+export function createMerger(spec: ParsedSpec, uses: readonly PluginUse[], options: EngineOptions = {}): Merger {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const trace = options.trace;
+  const table: (MergeHandler | undefined)[] = new Array(VALUE_KINDS.length).fill(undefined);
+  const owners: (string | undefined)[] = new Array(VALUE_KINDS.length).fill(undefined);
+  const path: PathKey[] = [];
+  // Values on the current recursion chain; only read when the depth limit is hit, to tell a cycle apart.
+  const chain: unknown[] = [];
+  let depth = 0;
+  let document: number | undefined;
+
+  const record = (action: TraceAction, merger: string, key: PathKey | undefined, detail: string | undefined) => {
+    if (trace === undefined) return;
+    const at = key === undefined ? path.slice() : [...path, key];
+    trace.record({ path: at, action, merger, document, detail });
+  };
+
+  function merge(base: unknown, incoming: unknown, key?: PathKey): unknown {
+    const kind = kindCodeOf(base);
+    const handler = table[kind];
+    if (handler === undefined) {
+      if (trace !== undefined) record("unchanged", "engine", key, `no merger handles ${VALUE_KINDS[kind]}`);
+      return base;
+    }
+    if (depth >= maxDepth) throw depthError(key);
+    if (key !== undefined) path.push(key);
+    chain[depth] = base;
+    depth++;
+    try {
+      return (handler as (b: unknown, i: unknown) => unknown)(base, incoming);
+    } catch (error) {
+      throw stamp(error, kind);
+    } finally {
+      depth--;
+      if (key !== undefined) path.pop();
+      if (depth === 0) chain.length = 0;
+    }
+  }
+
+  function depthError(key: PathKey | undefined): MergeError {
+    const at = key === undefined ? path.slice() : [...path, key];
+    const seen = new Set<unknown>();
+    for (const value of chain) {
+      if (typeof value === "object" && value !== null) {
+        if (seen.has(value)) {
+          return new MergeError("CYCLIC_INPUT", "the input refers to itself (a cycle); it cannot be merged", {
+            path: at.slice(0, 40),
+          });
+        }
+        seen.add(value);
+      }
+    }
+    return new MergeError("DEPTH_LIMIT", `the input nests deeper than the limit of ${maxDepth} levels`, {
+      path: at.slice(0, 40),
+      details: { maxDepth },
+    });
+  }
+
+  // Gives whatever a plugin threw a code, the plugin's label and the key path. The innermost level does it once;
+  // outer levels see a stamped MergeError and pass it on.
+  function stamp(error: unknown, kind: KindCode): MergeError {
+    if (isMergeError(error)) {
+      if (error.keys === undefined) error.keys = path.slice();
+      if (error.plugin === undefined) error.plugin = owners[kind];
+      return error;
+    }
+    const plugin = owners[kind]!;
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return new MergeError("DEPTH_LIMIT", `the input nests too deep to merge (${error.message})`, {
+        path: path.slice(),
+        plugin,
+        cause: error,
+      });
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    const at = path.length === 0 ? "the root" : formatPath(path);
+    return new MergeError("PLUGIN_FAILED", `merger ${plugin} failed at ${at}: ${reason}`, {
+      path: path.slice(),
+      plugin,
+      cause: error,
+    });
+  }
+
+  for (const use of uses) {
+    const label = formatSpecEntry(use.entry);
+    const context: MergerContext = {
+      merge,
+      entry: use.entry,
+      label,
+      tracing: trace !== undefined,
+      explain: (action, key, detail) => record(action, label, key, detail),
+      path: () => path.slice(),
+      fail: (code, message, details) => {
+        throw new MergeError(code, message, { path: path.slice(), plugin: label, details });
+      },
+    };
+    let handlers: MergeHandlers;
+    try {
+      handlers = use.plugin.create(use.options, context);
+    } catch (error) {
+      if (isMergeError(error)) throw error;
+      throw new MergeError("INVALID_PLUGIN", `merger ${label} could not be created: ${String(error)}`, {
+        plugin: label,
+        cause: error,
+      });
+    }
+    for (const kind of use.plugin.kinds) {
+      const code = VALUE_KINDS.indexOf(kind);
+      const handler = handlers[kind];
+      if (typeof handler !== "function") {
+        throw new MergeError(
+          "INVALID_PLUGIN",
+          `plugin "${use.plugin.name}" declares kind "${kind}" but create() returned no handler for it`,
+          { plugin: label },
+        );
+      }
+      if (table[code] === undefined) {
+        table[code] = handler as MergeHandler;
+        owners[code] = label;
+      }
+    }
+  }
+
+  return {
+    spec,
+    label: formatSpec(spec),
+    merge: (base, incoming) => merge(base, incoming),
+    handlerFor: (kind) => owners[VALUE_KINDS.indexOf(kind)],
+    setDocument: (index) => {
+      document = index;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+export {
+  createMerger,
+  DEFAULT_MAX_DEPTH,
+  type EngineOptions,
+  type Merger,
+  type PluginUse,
+} from "./engine.js";
+export {
+  type CoreErrorCode,
+  formatMergeError,
+  isMergeError,
+  MergeError,
+  type MergeErrorCode,
+  type MergeErrorOptions,
+  type SourcePosition,
+} from "./errors.js";
+export {
+  copyDict,
+  createDict,
+  type Dict,
+  hasOwn,
+  isPlainObject,
+  kindOf,
+  setKey,
+  VALUE_KINDS,
+  type ValueKind,
+} from "./kinds.js";
+export { formatPath, type PathKey } from "./path.js";
+export {
+  definePlugin,
+  type KindValue,
+  type KindValues,
+  type MergeHandler,
+  type MergeHandlers,
+  type MergerContext,
+  type MergerMap,
+  type MergerName,
+  type MergerOptions,
+  type MergerPlugin,
+  type TraceAction,
+  type TraceEvent,
+  type TraceSink,
+} from "./plugin.js";
+export {
+  createRegistry,
+  type RegisterOptions,
+  type Registry,
+  type ResolveOptions,
+} from "./registry.js";
+export {
+  type DocumentError,
+  type Extracted,
+  type MergeAllOptions,
+  mergeAll,
+  type MergerExtractor,
+  type MergerScope,
+} from "./sequence.js";
+export {
+  formatSpec,
+  formatSpecEntry,
+  normalizeSpec,
+  type ParsedSpec,
+  parseSpec,
+  parseSpecList,
+  type SpecEntry,
+  type SpecInput,
+  type SpecList,
+  type SpecListMapping,
+} from "./spec.js";
+export { checkTree, cloneTree, DEFAULT_MAX_NODES, type TreeLimits } from "./tree.js";

@@ -1,0 +1,94 @@
+/**
+ * The kinds of value the engine dispatches on. `dict` is a plain object (prototype `Object.prototype` or `null`),
+ * `number` includes bigint, `null` includes undefined, `other` is everything else (Date, Uint8Array, Map, class
+ * instances, functions).
+ */
+export type ValueKind = "dict" | "list" | "string" | "number" | "boolean" | "null" | "other";
+
+export const VALUE_KINDS: readonly ValueKind[] = Object.freeze([
+  "dict",
+  "list",
+  "string",
+  "number",
+  "boolean",
+  "null",
+  "other",
+]);
+
+/** A mapping as the engine sees it. */
+export type Dict = Record<string, unknown>;
+
+/** Index of each kind in `VALUE_KINDS`; the engine's dispatch table is an array indexed by it. */
+export const enum KindCode {
+  Dict = 0,
+  List = 1,
+  String = 2,
+  Number = 3,
+  Boolean = 4,
+  Null = 5,
+  Other = 6,
+}
+
+export function kindCodeOf(value: unknown): KindCode {
+  switch (typeof value) {
+    case "string":
+      return KindCode.String;
+    case "number":
+    case "bigint":
+      return KindCode.Number;
+    case "boolean":
+      return KindCode.Boolean;
+    case "undefined":
+      return KindCode.Null;
+    case "object": {
+      if (value === null) return KindCode.Null;
+      if (Array.isArray(value)) return KindCode.List;
+      const proto = Object.getPrototypeOf(value);
+      return proto === Object.prototype || proto === null ? KindCode.Dict : KindCode.Other;
+    }
+    default:
+      return KindCode.Other;
+  }
+}
+
+export function kindOf(value: unknown): ValueKind {
+  return VALUE_KINDS[kindCodeOf(value)]!;
+}
+
+/** The one plain-object test of the project: `{}` literals, JSON/YAML mappings and `Object.create(null)`. */
+export function isPlainObject(value: unknown): value is Dict {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** Own-key test that is safe on null-prototype objects and never sees inherited `constructor` & co. */
+export function hasOwn(object: object, key: string): boolean {
+  return hasOwnProperty.call(object, key);
+}
+
+/**
+ * Writes `object[key] = value` as an own data property, also for `__proto__`, which a plain assignment would turn
+ * into a prototype change. This is how a hostile key stays ordinary data.
+ */
+export function setKey(object: Dict, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    object[key] = value;
+  }
+}
+
+/** A fresh plain mapping. Results of the engine are plain objects, so `hasOwnProperty` and printing work as usual. */
+export function createDict(): Dict {
+  return {};
+}
+
+/** Copies the own enumerable keys of `source` into a fresh plain mapping (shallow). */
+export function copyDict(source: Dict): Dict {
+  const out: Dict = {};
+  for (const key of Object.keys(source)) setKey(out, key, source[key]);
+  return out;
+}

@@ -1,0 +1,111 @@
+import type { MergeErrorCode } from "./errors.js";
+import type { Dict, ValueKind } from "./kinds.js";
+import type { PathKey } from "./path.js";
+import type { SpecEntry } from "./spec.js";
+
+/** Merges `incoming` into `base` (a value of the kind the handler is registered for) and returns the result. */
+export type MergeHandler = (base: never, incoming: unknown) => unknown;
+
+/** The handlers a plugin instance provides, by the kind of the *base* value. */
+export type MergeHandlers = { readonly [K in ValueKind]?: (base: KindValue<K>, incoming: unknown) => unknown };
+
+/** The TypeScript type of a value of each kind. */
+export interface KindValues {
+  dict: Dict;
+  list: readonly unknown[];
+  string: string;
+  number: number | bigint;
+  boolean: boolean;
+  null: null | undefined;
+  other: unknown;
+}
+export type KindValue<K extends ValueKind> = KindValues[K];
+
+/** The options a spec entry gave a plugin, already validated against `plugin.options`. */
+export interface MergerOptions {
+  /** Options as written (lowercased in the string form). */
+  readonly list: readonly string[];
+  /** Set when the options came as one string (list form); `has` then matches by substring, as cloud-init does. */
+  readonly text: string | undefined;
+  has(option: string): boolean;
+}
+
+/** What a provenance trace records: which merger decided what at which path. */
+export type TraceAction =
+  | "added"
+  | "kept"
+  | "replaced"
+  | "merged"
+  | "appended"
+  | "prepended"
+  | "concatenated"
+  | "removed"
+  | "unchanged";
+
+export interface TraceEvent {
+  readonly path: readonly PathKey[];
+  readonly action: TraceAction;
+  /** Formatted spec entry of the merger that decided (`list(append)`), or `engine` for unhandled kinds. */
+  readonly merger: string;
+  /** The document being merged in, when the merge runs inside `mergeAll`. */
+  readonly document: number | undefined;
+  readonly detail: string | undefined;
+}
+
+/** Receives trace events. Only created when provenance is asked for, so merges without it pay nothing. */
+export interface TraceSink {
+  record(event: TraceEvent): void;
+}
+
+/** Given to a plugin's `create`: the root merge for recursion and helpers that keep errors and traces uniform. */
+export interface MergerContext {
+  /** The root merger: dispatches on the kind of `base`. Pass `key` so errors and traces know the path. */
+  merge(base: unknown, incoming: unknown, key?: PathKey): unknown;
+  /** This plugin's spec entry and its canonical string (`list(append)`). */
+  readonly entry: SpecEntry;
+  readonly label: string;
+  /** True when a trace sink is attached; check it before building trace details. */
+  readonly tracing: boolean;
+  /** Records a provenance event for the current path (plus `key`); a no-op unless `tracing`. */
+  explain(action: TraceAction, key?: PathKey, detail?: string): void;
+  /** The current key path (a copy). */
+  path(): PathKey[];
+  /** Throws a `MergeError` with this code, the current path and this plugin's label. */
+  fail(code: MergeErrorCode, message: string, details?: Readonly<Record<string, unknown>>): never;
+}
+
+/**
+ * A merger plugin: a plain object, usually made by a factory function (`listMerger()`). Built-in mergers are
+ * plugins registered exactly like third-party ones.
+ */
+export interface MergerPlugin {
+  /** The spec name (`list` in `list(append)`): lowercase letters, digits and `_`. */
+  readonly name: string;
+  /** The kinds of *base* value the plugin handles; `create` must return a handler for each. */
+  readonly kinds: readonly ValueKind[];
+  /** Accepted options, each with a one-line description (shown by the CLI and in errors). */
+  readonly options: Readonly<Record<string, string>>;
+  /**
+   * When set, options not listed in `options` are accepted as free values (for example a key field name in
+   * `keyed(name)`); the string describes what such a value means.
+   */
+  readonly freeOptions?: string;
+  /** One line on what the plugin does. */
+  readonly description?: string;
+  create(options: MergerOptions, context: MergerContext): MergeHandlers;
+}
+
+/** Identity function that gives a plugin literal its type; handy for third-party authors. */
+export function definePlugin<P extends MergerPlugin>(plugin: P): P {
+  return plugin;
+}
+
+/**
+ * Plugin packages add their names here with `declare module "@merge/core" { interface MergerMap { list: true } }`
+ * so editors can complete merger names.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging in plugin packages
+export interface MergerMap {}
+
+/** A registered merger name: the known ones from `MergerMap`, or any string. */
+export type MergerName = keyof MergerMap | (string & {});

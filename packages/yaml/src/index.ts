@@ -1,0 +1,2 @@
+// placeholder: replaced by the package's real entry
+export {};
