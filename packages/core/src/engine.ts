@@ -1,5 +1,5 @@
 import { isMergeError, MergeError } from "./errors.js";
-import { KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
+import { type KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
 import type { PathKey } from "./path.js";
 import { formatPath } from "./path.js";
 import type {
@@ -49,7 +49,11 @@ export interface PluginUse {
  * filled by the first plugin in spec order that handles each kind; unhandled kinds return the base unchanged.
  * The path is a stack pushed only when a plugin passes a key, so the inner loop allocates nothing.
  */
-export function createMerger(spec: ParsedSpec, uses: readonly PluginUse[], options: EngineOptions = {}): Merger {
+export function createMerger(
+  spec: ParsedSpec,
+  uses: readonly PluginUse[],
+  options: EngineOptions = {},
+): Merger {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const trace = options.trace;
   const table: (MergeHandler | undefined)[] = new Array(VALUE_KINDS.length).fill(undefined);
@@ -60,7 +64,12 @@ export function createMerger(spec: ParsedSpec, uses: readonly PluginUse[], optio
   let depth = 0;
   let document: number | undefined;
 
-  const record = (action: TraceAction, merger: string, key: PathKey | undefined, detail: string | undefined) => {
+  const record = (
+    action: TraceAction,
+    merger: string,
+    key: PathKey | undefined,
+    detail: string | undefined,
+  ) => {
     if (trace === undefined) return;
     const at = key === undefined ? path.slice() : [...path, key];
     trace.record({ path: at, action, merger, document, detail });

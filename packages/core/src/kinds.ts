@@ -19,7 +19,7 @@ export const VALUE_KINDS: readonly ValueKind[] = Object.freeze([
 export type Dict = Record<string, unknown>;
 
 /** Index of each kind in `VALUE_KINDS`; the engine's dispatch table is an array indexed by it. */
-export const enum KindCode {
+export enum KindCode {
   Dict = 0,
   List = 1,
   String = 2,
@@ -62,11 +62,11 @@ export function isPlainObject(value: unknown): value is Dict {
   return proto === Object.prototype || proto === null;
 }
 
-const hasOwnProperty = Object.prototype.hasOwnProperty;
+const ownPropertyTest = Object.prototype.hasOwnProperty;
 
 /** Own-key test that is safe on null-prototype objects and never sees inherited `constructor` & co. */
 export function hasOwn(object: object, key: string): boolean {
-  return hasOwnProperty.call(object, key);
+  return ownPropertyTest.call(object, key);
 }
 
 /**

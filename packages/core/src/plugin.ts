@@ -7,7 +7,9 @@ import type { SpecEntry } from "./spec.js";
 export type MergeHandler = (base: never, incoming: unknown) => unknown;
 
 /** The handlers a plugin instance provides, by the kind of the *base* value. */
-export type MergeHandlers = { readonly [K in ValueKind]?: (base: KindValue<K>, incoming: unknown) => unknown };
+export type MergeHandlers = {
+  readonly [K in ValueKind]?: (base: KindValue<K>, incoming: unknown) => unknown;
+};
 
 /** The TypeScript type of a value of each kind. */
 export interface KindValues {

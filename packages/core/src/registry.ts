@@ -85,7 +85,8 @@ export function createRegistry(plugins: readonly MergerPlugin[] = []): Registry 
 
   // cloud-init prefixes merger modules with `m_`, so `m_list` names the `list` merger.
   function lookup(entry: SpecEntry): MergerPlugin {
-    const plugin = byName.get(entry.name) ?? (entry.name.startsWith("m_") ? byName.get(entry.name.slice(2)) : undefined);
+    const plugin =
+      byName.get(entry.name) ?? (entry.name.startsWith("m_") ? byName.get(entry.name.slice(2)) : undefined);
     if (plugin === undefined) {
       const known = [...byName.keys()].sort();
       throw new MergeError(
@@ -133,7 +134,10 @@ function createOptions(entry: SpecEntry): MergerOptions {
   return Object.freeze({
     list,
     text,
-    has: text === undefined ? (option: string) => list.includes(option) : (option: string) => text.includes(option),
+    has:
+      text === undefined
+        ? (option: string) => list.includes(option)
+        : (option: string) => text.includes(option),
   });
 }
 
@@ -143,7 +147,8 @@ function validatePlugin(plugin: MergerPlugin): void {
     if (typeof plugin.name !== "string" || !PLUGIN_NAME.test(plugin.name)) {
       return `plugin name ${JSON.stringify(plugin.name)} must be lowercase letters, digits and _`;
     }
-    if (!Array.isArray(plugin.kinds) || plugin.kinds.length === 0) return `plugin "${plugin.name}" handles no kinds`;
+    if (!Array.isArray(plugin.kinds) || plugin.kinds.length === 0)
+      return `plugin "${plugin.name}" handles no kinds`;
     const badKind = plugin.kinds.find((kind) => !VALUE_KINDS.includes(kind));
     if (badKind !== undefined) {
       return `plugin "${plugin.name}" names unknown kind "${badKind}" (kinds: ${VALUE_KINDS.join(", ")})`;
@@ -151,7 +156,8 @@ function validatePlugin(plugin: MergerPlugin): void {
     if (typeof plugin.options !== "object" || plugin.options === null) {
       return `plugin "${plugin.name}" needs an options object (option name → one-line description)`;
     }
-    if (typeof plugin.create !== "function") return `plugin "${plugin.name}" needs a create(options, context) function`;
+    if (typeof plugin.create !== "function")
+      return `plugin "${plugin.name}" needs a create(options, context) function`;
     return undefined;
   })();
   if (problem !== undefined) throw new MergeError("INVALID_PLUGIN", problem);

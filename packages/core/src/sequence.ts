@@ -81,7 +81,8 @@ export function mergeAll<T = unknown>(docs: Iterable<T>, options: MergeAllOption
   for (const item of docs) {
     const current = index++;
     try {
-      const { doc, spec } = options.extract === undefined ? { doc: item, spec: undefined } : options.extract(item, current);
+      const { doc, spec } =
+        options.extract === undefined ? { doc: item, spec: undefined } : options.extract(item, current);
       const declared = spec === undefined || spec === null ? undefined : resolve(normalizeSpec(spec));
       const merger = scope === "self" ? (declared ?? base) : following;
       merger.setDocument(current);

@@ -101,7 +101,9 @@ export function parseSpecList(list: SpecList, label = "merger list"): ParsedSpec
     } else if (typeof item === "string") {
       // cloud-init indexes a string item like a tuple: first character as name, the rest as option text.
       if (item === "") {
-        throw new MergeError("SPEC_SYNTAX", `${label} item ${index + 1} is an empty string`, { path: [index] });
+        throw new MergeError("SPEC_SYNTAX", `${label} item ${index + 1} is an empty string`, {
+          path: [index],
+        });
       }
       entries.push({ name: item[0]!, options: [], optionText: item.slice(1) });
     } else {

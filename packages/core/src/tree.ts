@@ -41,7 +41,9 @@ export function checkTree(value: unknown, limits: TreeLimits = {}): void {
     const isList = Array.isArray(child);
     if (!isList && !isPlainObject(child)) return;
     if (onChain.has(child)) {
-      throw new MergeError("CYCLIC_INPUT", "the input refers to itself (a cycle)", { path: pathOf(keys, key) });
+      throw new MergeError("CYCLIC_INPUT", "the input refers to itself (a cycle)", {
+        path: pathOf(keys, key),
+      });
     }
     if (containers.length >= maxDepth) {
       throw new MergeError("DEPTH_LIMIT", `the input nests deeper than the limit of ${maxDepth} levels`, {
