@@ -1,0 +1,170 @@
+import type { MergerContext, MergerOptions, MergerPlugin } from "@merge/core";
+import { hasOwn, isPlainObject } from "@merge/core";
+
+/** How the list merger combines two lists, chosen by fixed precedence (cloud-init's `MERGE_TYPES` order). */
+export type ListMethod = "append" | "prepend" | "replace" | "no_replace";
+
+const enum Method {
+  Append = 0,
+  Prepend = 1,
+  Replace = 2,
+  NoReplace = 3,
+}
+
+/**
+ * Reads the method the way cloud-init does: the first of append > prepend > replace > no_replace found in the
+ * options wins, whatever order they were written in. `extend` is the seed's name for `append`.
+ */
+export function listMethodOf(options: MergerOptions): ListMethod {
+  if (options.has("append") || options.has("extend")) return "append";
+  if (options.has("prepend")) return "prepend";
+  if (options.has("replace")) return "replace";
+  if (options.has("no_replace")) return "no_replace";
+  return "replace";
+}
+
+const METHOD_CODES: Readonly<Record<ListMethod, Method>> = {
+  append: Method.Append,
+  prepend: Method.Prepend,
+  replace: Method.Replace,
+  no_replace: Method.NoReplace,
+};
+
+/**
+ * cloud-init's `list` merger (`m_list`). Handles list base values.
+ * - `append` / `prepend`: the new value is iterated as Python's `list.extend` would (list items, a string's
+ *   characters, a mapping's keys); anything not iterable is a `MERGE_TYPE` error.
+ * - `replace` (default): index by index over the shared length; a new value that is not a list is returned as is.
+ *   The `recurse_*` flags merge a pair through the root merger instead, chosen by the type of the *new* element.
+ * - `no_replace`: the old list is kept.
+ */
+export function listMerger(): MergerPlugin {
+  return {
+    name: "list",
+    kinds: ["list"],
+    description: "cloud-init's list merger: append, prepend, replace index by index, or keep the old list",
+    options: {
+      append: "add the new items after the old ones",
+      extend: "the seed's name for append",
+      prepend: "add the new items before the old ones",
+      replace: "replace the old items index by index over the shared length (default)",
+      no_replace: "keep the old list",
+      recurse_dict: "in replace mode, merge a pair of items when the new item is a mapping",
+      recurse_list: "in replace mode, merge a pair of items when the new item is a list",
+      recurse_array: "alias of recurse_list",
+      recurse_str: "in replace mode, merge a pair of items when the new item is a string",
+    },
+    create(options, ctx) {
+      const method = METHOD_CODES[listMethodOf(options)];
+      const recurseDict = options.has("recurse_dict");
+      const recurseList = options.has("recurse_array") || options.has("recurse_list");
+      const recurseStr = options.has("recurse_str");
+      const recurses = recurseDict || recurseList || recurseStr;
+
+      const list = (base: readonly unknown[], incoming: unknown): unknown => {
+        switch (method) {
+          case Method.Append:
+            return concat(base, iterateLikePython(incoming, ctx), ctx, "appended");
+          case Method.Prepend:
+            return concat(iterateLikePython(incoming, ctx), base, ctx, "prepended");
+          case Method.NoReplace:
+            return keepOld(base, incoming, ctx);
+          default:
+            break;
+        }
+        if (!Array.isArray(incoming)) {
+          if (ctx.tracing) ctx.explain("replaced", undefined, "the new value is not a list");
+          return incoming;
+        }
+        const out = base.slice();
+        const shared = Math.min(base.length, incoming.length);
+        if (!recurses) {
+          for (let i = 0; i < shared; i++) out[i] = incoming[i];
+        } else {
+          for (let i = 0; i < shared; i++) {
+            const item = incoming[i];
+            if (Array.isArray(item) ? recurseList : typeof item === "string" ? recurseStr : recurseDict && isPlainObject(item)) {
+              out[i] = ctx.merge(out[i], item, i);
+            } else {
+              out[i] = item;
+            }
+          }
+        }
+        if (ctx.tracing) ctx.explain("replaced", undefined, `${shared} item(s) replaced index by index`);
+        return out;
+      };
+      return { list };
+    },
+  };
+}
+
+function concat(
+  first: readonly unknown[],
+  second: readonly unknown[],
+  ctx: MergerContext,
+  action: "appended" | "prepended",
+): unknown[] {
+  const out = new Array<unknown>(first.length + second.length);
+  let n = 0;
+  for (let i = 0; i < first.length; i++) out[n++] = first[i];
+  for (let i = 0; i < second.length; i++) out[n++] = second[i];
+  if (ctx.tracing) ctx.explain(action, undefined, `${action === "appended" ? second.length : first.length} item(s)`);
+  return out;
+}
+
+/**
+ * What Python's `list.extend(value)` iterates: a list's items, a string's characters (code points), a mapping's keys,
+ * a byte string's numbers. Numbers, booleans, null and other objects are not iterable: a `MERGE_TYPE` error.
+ */
+function iterateLikePython(value: unknown, ctx: MergerContext): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === "string") return Array.from(value);
+  if (isPlainObject(value)) return Object.keys(value);
+  if (value instanceof Uint8Array) return Array.from(value);
+  return ctx.fail(
+    "MERGE_TYPE",
+    `${ctx.label} cannot add ${describe(value)} to a list: only a list, a string or a mapping can be iterated`,
+    { incoming: describe(value) },
+  );
+}
+
+/**
+ * cloud-init keeps the old list but still evaluates `len(new)` and `new[i]` over the shared length, so a value
+ * without a length (number, null, boolean) fails, and so does a mapping that has no key `i` for an index it reads.
+ */
+function keepOld(base: readonly unknown[], incoming: unknown, ctx: MergerContext): readonly unknown[] {
+  if (Array.isArray(incoming) || typeof incoming === "string" || incoming instanceof Uint8Array) {
+    if (ctx.tracing) ctx.explain("kept", undefined, "no_replace keeps the old list");
+    return base;
+  }
+  if (isPlainObject(incoming)) {
+    const shared = Math.min(base.length, Object.keys(incoming).length);
+    for (let i = 0; i < shared; i++) {
+      if (!hasOwn(incoming, String(i))) {
+        return ctx.fail(
+          "MERGE_TYPE",
+          `${ctx.label} cannot compare a list with a mapping: the mapping has no key ${i} (cloud-init raises KeyError)`,
+          { incoming: "mapping" },
+        );
+      }
+    }
+    return base;
+  }
+  return ctx.fail(
+    "MERGE_TYPE",
+    `${ctx.label} cannot compare a list with ${describe(incoming)}: it has no length (cloud-init raises TypeError)`,
+    { incoming: describe(incoming) },
+  );
+}
+
+/** A short, value-free description for messages (values may be secrets). */
+export function describe(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "a list";
+  if (isPlainObject(value)) return "a mapping";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number" || typeof value === "bigint") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  if (value instanceof Date) return "a timestamp";
+  return "an object";
+}

@@ -1,0 +1,35 @@
+import type { MergerPlugin } from "@merge/core";
+import { describe } from "./list.js";
+
+/**
+ * cloud-init's `str` merger (`m_str`). Handles string base values: with `append` the new string is concatenated
+ * to the old one (a new value that is not a string is a `MERGE_TYPE` error, cloud-init's TypeError); without it
+ * the new value is returned, whatever its type.
+ */
+export function strMerger(): MergerPlugin {
+  return {
+    name: "str",
+    kinds: ["string"],
+    description: "cloud-init's string merger: take the new value, or append it to the old string",
+    options: {
+      append: "concatenate old + new instead of taking the new value",
+    },
+    create(options, ctx) {
+      const append = options.has("append");
+      const string = (base: string, incoming: unknown): unknown => {
+        if (!append) {
+          if (ctx.tracing) ctx.explain("replaced");
+          return incoming;
+        }
+        if (typeof incoming !== "string") {
+          return ctx.fail("MERGE_TYPE", `${ctx.label} cannot append ${describe(incoming)} to a string`, {
+            incoming: describe(incoming),
+          });
+        }
+        if (ctx.tracing) ctx.explain("concatenated");
+        return base + incoming;
+      };
+      return { string };
+    },
+  };
+}
