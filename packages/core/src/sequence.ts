@@ -2,7 +2,7 @@ import type { Merger } from "./engine.js";
 import { isMergeError, MergeError, type SourcePosition } from "./errors.js";
 import type { TraceSink } from "./plugin.js";
 import type { Registry } from "./registry.js";
-import { formatSpec, normalizeSpec, type ParsedSpec, type SpecInput } from "./spec.js";
+import { normalizeSpec, type ParsedSpec, type SpecInput } from "./spec.js";
 
 /**
  * How declared mergers apply:
@@ -61,7 +61,9 @@ export function mergeAll<T = unknown>(docs: Iterable<T>, options: MergeAllOption
   const scope = options.scope ?? "self";
   const resolved = new Map<string, Merger>();
   const resolve = (spec: ParsedSpec): Merger => {
-    const key = formatSpec(spec);
+    // Not formatSpec: `dict(no_replace)` from a settings string (substring test) and from a list (exact test) format
+    // alike but merge differently, so the cache key keeps the two apart.
+    const key = JSON.stringify(spec);
     let merger = resolved.get(key);
     if (merger === undefined) {
       merger = options.registry.resolve(spec, {
