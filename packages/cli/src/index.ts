@@ -1,2 +1,15 @@
-// placeholder: replaced by the package's real entry
-export {};
+export { EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliErrorCode } from "./cli-error.js";
+export { explainResult } from "./explain/attribute.js";
+export type {
+  ExplainDecision,
+  ExplainDocument,
+  ExplainEntry,
+  ExplainOrigin,
+  ExplainRemoval,
+  Explanation,
+} from "./explain/model.js";
+export { createTraceRecorder, type TraceRecorder } from "./explain/recorder.js";
+export { renderExplainedJson, renderExplainedYaml } from "./explain/render.js";
+export type { CliIO } from "./io.js";
+export { loadPluginModule } from "./plugins.js";
+export { run } from "./run.js";

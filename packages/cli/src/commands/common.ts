@@ -1,0 +1,61 @@
+import { createRegistry, type MergerPlugin, type Registry } from "@merge/core";
+import { painter, useColor, type CliIO } from "../io.js";
+import { loadPluginModule } from "../plugins.js";
+import type { OutputFormat } from "../render.js";
+import { UsageError } from "../usage.js";
+import { writeFileAtomic } from "../write-output.js";
+import type { ParsedValues } from "./table.js";
+import { builtinPlugins } from "./builtins.js";
+
+export interface OutputOptions {
+  readonly format: OutputFormat;
+  readonly output: string | undefined;
+  readonly explain: boolean;
+  readonly plugins: readonly string[];
+}
+
+export function outputOptions(values: ParsedValues, command: string): OutputOptions {
+  const format = (values.format as string | undefined) ?? "yaml";
+  if (format !== "yaml" && format !== "json") {
+    throw new UsageError(`--format must be yaml or json, not "${format}"`, command);
+  }
+  const output = values.output as string | undefined;
+  if (output === "") throw new UsageError("-o needs a file name", command);
+  return {
+    format,
+    output,
+    explain: values.explain === true,
+    plugins: (values.plugin as string[] | undefined) ?? [],
+  };
+}
+
+export function requiredString(values: ParsedValues, name: string, command: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`, command);
+  return value;
+}
+
+/**
+ * A fresh registry with the built-in mergers (cloud-init's `list`, `dict`, `str`; PillarStack's `stack`) and the
+ * plugins of every `--plugin`, registered in command-line order through the same API.
+ */
+export async function createCliRegistry(plugins: readonly string[], cwd: string): Promise<Registry> {
+  const registry = createRegistry();
+  for (const plugin of await builtinPlugins()) registry.register(plugin);
+  for (const specifier of plugins) {
+    const loaded: MergerPlugin[] = await loadPluginModule(specifier, cwd);
+    for (const plugin of loaded) registry.register(plugin);
+  }
+  return registry;
+}
+
+/** Sends the finished text to `-o FILE` (atomically) or standard output: one write, nothing partial. */
+export async function emit(io: CliIO, text: string, output: string | undefined): Promise<void> {
+  if (output === undefined || output === "-") await io.writeOut(text);
+  else await writeFileAtomic(output, text, io.cwd);
+}
+
+export function warn(io: CliIO, message: string): void {
+  const paint = painter(useColor(io.stderrIsTTY, io.env));
+  io.writeErr(`${paint.yellow("warning:")} ${message}\n`);
+}

@@ -1,0 +1,78 @@
+import { type MergeError, isMergeError, mergeAll } from "@merge/core";
+import { createTraceRecorder } from "../explain/recorder.js";
+import { readInput } from "../read-input.js";
+import { UsageError } from "../usage.js";
+import { parseSourceDocuments, type SourceDocument } from "../yaml-source.js";
+import { createCliRegistry, emit, outputOptions, warn } from "./common.js";
+import { renderResult } from "./result.js";
+import type { CommandInput } from "./table.js";
+
+/** cloud-init's documented default, the seed's spec. */
+export const DEFAULT_DOCS_SPEC = "list(extend)+dict()+str(append)";
+
+export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
+  const options = outputOptions(values, "docs");
+  const spec = (values.spec as string | undefined) ?? DEFAULT_DOCS_SPEC;
+  const registry = await createCliRegistry(options.plugins, io.cwd);
+
+  const documents: SourceDocument[] = [];
+  let stdinUsed = false;
+  for (const name of positionals) {
+    if (name === "-") {
+      if (stdinUsed) throw new UsageError("standard input (-) can be named only once", "docs");
+      stdinUsed = true;
+    }
+    const input = await readInput(name, io);
+    for (const doc of parseSourceDocuments(input.text, name)) {
+      if (doc.value === null || doc.value === undefined) {
+        warn(io, `${name === "-" ? "standard input" : name}: empty document, nothing to merge`);
+        continue;
+      }
+      documents.push(doc);
+    }
+  }
+
+  const recorder = options.explain ? createTraceRecorder() : undefined;
+  let value: unknown;
+  try {
+    value = mergeAll(
+      documents.map((doc) => doc.value),
+      {
+        registry,
+        spec,
+        trace: recorder,
+        sources: documents.map((doc) => ({ file: doc.file })),
+      },
+    );
+  } catch (error) {
+    if (isMergeError(error)) locate(error, documents);
+    throw error;
+  }
+  const text = renderResult(value, options, {
+    title: `merge docs --spec '${spec}'`,
+    documents: documents.map((doc) => ({
+      name: displayName(doc, documents),
+      value: doc.value,
+      positionOf: doc.positionOf,
+    })),
+    events: recorder?.events ?? [],
+  });
+  await emit(io, text, options.output);
+  return 0;
+}
+
+/** A file with several documents names them `file#2`. */
+function displayName(doc: SourceDocument, all: readonly SourceDocument[]): string {
+  const several = all.some((other) => other !== doc && other.file === doc.file);
+  return several ? `${doc.file}#${doc.index + 1}` : doc.file;
+}
+
+/** Points a merge error at the line of the offending key in the document being merged. */
+function locate(error: MergeError, documents: readonly SourceDocument[]): void {
+  const source = error.source;
+  if (source?.document === undefined || source.line !== undefined) return;
+  // mergeAll numbers documents by their place in the sequence.
+  const doc = documents[source.document];
+  const at = error.keys === undefined || doc === undefined ? undefined : doc.positionOf(error.keys);
+  error.source = { file: source.file, line: at?.line, column: at?.column };
+}

@@ -1,0 +1,27 @@
+import type { TraceEvent } from "@merge/core";
+import { explainResult } from "../explain/attribute.js";
+import type { ExplainDocument } from "../explain/model.js";
+import { renderExplainedJson, renderExplainedYaml } from "../explain/render.js";
+import { renderValue } from "../render.js";
+import type { OutputOptions } from "./common.js";
+
+export interface ExplainInput {
+  /** First line of the `--explain` header (the command that produced the result). */
+  readonly title: string;
+  readonly documents: readonly ExplainDocument[];
+  readonly events: readonly TraceEvent[];
+}
+
+/** The text a merging command prints: the value, or with `--explain` the value annotated with its provenance. */
+export function renderResult(
+  value: unknown,
+  options: OutputOptions,
+  explain: ExplainInput,
+  prefix = "",
+): string {
+  if (!options.explain)
+    return `${options.format === "yaml" ? prefix : ""}${renderValue(value, options.format)}`;
+  const explanation = explainResult(value, explain.documents, explain.events);
+  if (options.format === "json") return renderExplainedJson(value, explanation);
+  return `${prefix}${renderExplainedYaml(value, explanation, explain.title)}`;
+}

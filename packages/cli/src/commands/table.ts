@@ -1,0 +1,104 @@
+import type { CliIO } from "../io.js";
+
+/** Option definitions in `node:util` parseArgs form. */
+export type OptionSpec = Readonly<
+  Record<
+    string,
+    { type: "string" | "boolean"; short?: string; multiple?: boolean; default?: string | boolean }
+  >
+>;
+
+export type ParsedValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
+
+/** What a command's implementation receives. */
+export interface CommandInput {
+  readonly values: ParsedValues;
+  readonly positionals: readonly string[];
+  readonly io: CliIO;
+}
+
+/** A command module (loaded lazily) exports `execute`; it returns the exit status. */
+export interface CommandModule {
+  execute(input: CommandInput): Promise<number>;
+}
+
+/**
+ * Everything `--help` and argument parsing need, without loading the command itself: a command's module (and the
+ * packages it uses) is imported only when the command runs, which keeps `merge --version` as cheap as `node -e 0`.
+ */
+export interface CommandInfo {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly description: string;
+  readonly options: OptionSpec;
+  /** Lines for the options section of `--help`: `[flags, text]`. */
+  readonly optionHelp: readonly (readonly [string, string])[];
+  readonly examples: readonly string[];
+  /** Least and most positionals (undefined: no limit). */
+  readonly positionals: readonly [number, number | undefined];
+  load(): Promise<CommandModule>;
+}
+
+const OUTPUT_OPTIONS: OptionSpec = {
+  plugin: { type: "string", multiple: true },
+  format: { type: "string", short: "f" },
+  output: { type: "string", short: "o" },
+  explain: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
+
+const OUTPUT_HELP: readonly (readonly [string, string])[] = [
+  [
+    "--plugin MODULE",
+    "load merger plugins from a package name or a file (repeatable); see docs/authoring-plugins.md",
+  ],
+  ["-f, --format yaml|json", "output format (default yaml)"],
+  ["-o, --output FILE", "write the result to FILE atomically instead of standard output"],
+  ["--explain", "annotate every value with the file:line it came from and the merger that decided it"],
+  ["-h, --help", "show this help"],
+];
+
+export const COMMANDS: readonly CommandInfo[] = [
+  {
+    name: "docs",
+    summary: "merge YAML/JSON documents left to right with a merger spec",
+    usage: "merge docs [--spec SPEC] FILE...",
+    description:
+      "Merges the documents in order, each into the result of the ones before, starting from {}. FILE may be - for\n" +
+      "standard input. The spec names the mergers, first match by the kind of the old value wins; the default is\n" +
+      "cloud-init's list(extend)+dict()+str(append).",
+    options: { ...OUTPUT_OPTIONS, spec: { type: "string", short: "s" } },
+    optionHelp: [
+      ["-s, --spec SPEC", "merger spec (default list(extend)+dict()+str(append))"],
+      ...OUTPUT_HELP,
+    ],
+    examples: [
+      "merge docs base.yml override.yml",
+      "merge docs --spec 'list(append)+dict(replace)' a.yml b.json -o merged.yml",
+      "cat extra.yml | merge docs base.yml - --format json",
+      "merge docs --plugin @merge/example-plugin-keyed-list --spec 'keyed(name)+dict()' users.yml more-users.yml",
+      "merge docs --explain base.yml override.yml",
+    ],
+    positionals: [1, undefined],
+    load: () => import("./docs.js"),
+  },
+  {
+    name: "mergers",
+    summary: "list the registered mergers and their options",
+    usage: "merge mergers [--plugin MODULE]...",
+    description: "Shows every merger a spec can name (built-in and loaded with --plugin) with its options.",
+    options: { plugin: { type: "string", multiple: true }, help: { type: "boolean", short: "h" } },
+    optionHelp: [
+      ["--plugin MODULE", "also load merger plugins from a package name or a file (repeatable)"],
+      ["-h, --help", "show this help"],
+    ],
+    examples: ["merge mergers", "merge mergers --plugin ./my-plugin.js"],
+    positionals: [0, 0],
+    load: () => import("./mergers.js"),
+  },
+];
+
+export function findCommand(name: string): CommandInfo | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

@@ -1,0 +1,61 @@
+import type { PathKey, TraceAction, TraceEvent } from "@merge/core";
+
+/** One input of a merge as `--explain` sees it: a name, its value and, when known, where each path was written. */
+export interface ExplainDocument {
+  /** File name, `part 2`, `query main`: how the output names this input. */
+  readonly name: string;
+  readonly value: unknown;
+  positionOf?(path: readonly PathKey[]): { readonly line: number; readonly column: number } | undefined;
+}
+
+/** Where a value was written. */
+export interface ExplainOrigin {
+  /** Index into the documents given to `explainResult`. */
+  readonly document: number;
+  readonly name: string;
+  /** The path inside that document (it differs from the result path for list items that moved). */
+  readonly path: readonly PathKey[];
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+}
+
+/** Which merger decided the value at a path, and while merging which document. */
+export interface ExplainDecision {
+  readonly action: TraceAction;
+  readonly merger: string;
+  readonly document: number | undefined;
+  readonly name: string | undefined;
+  readonly line: number | undefined;
+  readonly column: number | undefined;
+  readonly detail: string | undefined;
+  /** True when no event was recorded at this path and the decision is the nearest enclosing one. */
+  readonly inherited: boolean;
+}
+
+export interface ExplainEntry {
+  readonly path: readonly PathKey[];
+  readonly kind: "dict" | "list" | "value";
+  /** Set for values (leaves): the value in the result. */
+  readonly value?: unknown;
+  /** The document that supplied this value (for a container: only when it was taken whole from one document). */
+  readonly origin: ExplainOrigin | undefined;
+  /** For containers: the documents that supplied something inside, in order. */
+  readonly contributors: readonly number[];
+  readonly decision: ExplainDecision | undefined;
+  /** Every decision recorded at exactly this path, in merge order. */
+  readonly history: readonly ExplainDecision[];
+}
+
+/** A value a merger removed (`allow_delete`, `__: remove`): it is not in the result, so it is listed apart. */
+export interface ExplainRemoval {
+  readonly path: readonly PathKey[];
+  readonly decision: ExplainDecision;
+}
+
+export interface Explanation {
+  readonly documents: readonly { readonly index: number; readonly name: string }[];
+  readonly entries: readonly ExplainEntry[];
+  readonly removed: readonly ExplainRemoval[];
+}
+
+export type { TraceEvent };

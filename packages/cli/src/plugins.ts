@@ -1,0 +1,97 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isAbsolute, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { MergeError, type MergerPlugin } from "@merge/core";
+
+/**
+ * Loads the merger plugins of one `--plugin MODULE`.
+ *
+ * MODULE is a file path (it starts with `.` or `/`, or ends in `.js`, `.mjs` or `.cjs`) resolved against the working
+ * directory, or a package name resolved from the working directory the way `node` would. The module provides
+ * its plugins as its default export, else as an export named `plugins`, else `plugin`; the value is one of
+ * - a plugin object (`{ name, kinds, options, create }`),
+ * - an array of plugin objects,
+ * - a function called without arguments (it may be async) that returns one of the above.
+ */
+export async function loadPluginModule(specifier: string, cwd: string): Promise<MergerPlugin[]> {
+  const file = resolveModule(specifier, cwd);
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new MergeError(
+      "PLUGIN_LOAD",
+      `plugin module "${specifier}" failed to load: ${describeError(error)}`,
+      {
+        source: { file: specifier },
+        cause: error,
+      },
+    );
+  }
+  const exported = namespace.default ?? namespace.plugins ?? namespace.plugin;
+  if (exported === undefined) {
+    throw new MergeError(
+      "INVALID_PLUGIN",
+      `plugin module "${specifier}" exports no plugin: export a plugin, an array of plugins or a function returning them as "default", "plugins" or "plugin"`,
+      { source: { file: specifier } },
+    );
+  }
+  let value: unknown = exported;
+  if (typeof value === "function") {
+    try {
+      value = await (value as () => unknown)();
+    } catch (error) {
+      throw new MergeError(
+        "PLUGIN_LOAD",
+        `plugin factory of "${specifier}" failed: ${describeError(error)}`,
+        {
+          source: { file: specifier },
+          cause: error,
+        },
+      );
+    }
+  }
+  const list = Array.isArray(value) ? value : [value];
+  list.forEach((plugin, index) => {
+    const ok =
+      typeof plugin === "object" &&
+      plugin !== null &&
+      typeof (plugin as MergerPlugin).name === "string" &&
+      typeof (plugin as MergerPlugin).create === "function";
+    if (!ok) {
+      throw new MergeError(
+        "INVALID_PLUGIN",
+        `plugin module "${specifier}": item ${index + 1} is not a merger plugin (an object with name, kinds, options and create)`,
+        { source: { file: specifier } },
+      );
+    }
+  });
+  return list as MergerPlugin[];
+}
+
+function resolveModule(specifier: string, cwd: string): string {
+  const looksLikePath = specifier.startsWith(".") || isAbsolute(specifier) || /\.[cm]?js$/.test(specifier);
+  const asPath = resolve(cwd, specifier);
+  if (looksLikePath) {
+    if (!existsSync(asPath)) {
+      throw new MergeError("PLUGIN_NOT_FOUND", `plugin file "${specifier}" does not exist`, {
+        source: { file: specifier },
+      });
+    }
+    return asPath;
+  }
+  try {
+    return createRequire(join(cwd, "noop.js")).resolve(specifier);
+  } catch (error) {
+    throw new MergeError(
+      "PLUGIN_NOT_FOUND",
+      `plugin package "${specifier}" is not installed where merge runs (${cwd}); install it or give a file path`,
+      { source: { file: specifier }, cause: error },
+    );
+  }
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,43 @@
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { MergeError } from "@merge/core";
+import type { CliIO } from "./io.js";
+
+export interface InputText {
+  /** As the user wrote it (`-` for standard input): errors and `--explain` name inputs this way. */
+  readonly name: string;
+  readonly text: string;
+}
+
+/**
+ * Reads a file named on the command line (relative to the working directory) or standard input for `-`.
+ * Failures are coded errors naming the file: `FILE_NOT_FOUND`, or `FILE_READ` for directories and permissions.
+ */
+export async function readInput(name: string, io: CliIO): Promise<InputText> {
+  if (name === "-") return { name, text: stripBom(await io.readStdin()) };
+  try {
+    return { name, text: stripBom(await readFile(resolve(io.cwd, name), "utf8")) };
+  } catch (error) {
+    throw fileError(name, error);
+  }
+}
+
+export function fileError(name: string, error: unknown): MergeError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") {
+    return new MergeError("FILE_NOT_FOUND", "no such file", { source: { file: name }, cause: error });
+  }
+  const reason =
+    code === "EISDIR"
+      ? "is a directory, not a file"
+      : code === "EACCES" || code === "EPERM"
+        ? "permission denied"
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  return new MergeError("FILE_READ", `cannot read: ${reason}`, { source: { file: name }, cause: error });
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}

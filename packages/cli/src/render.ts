@@ -1,0 +1,57 @@
+import { Document } from "yaml";
+
+export type OutputFormat = "yaml" | "json";
+
+/**
+ * YAML as both YAML 1.1 readers (cloud-init, Salt) and 1.2 readers read back the same: strings such as `yes`,
+ * `on`, `0755` or `1:30` are quoted. Shared subtrees are written out again rather than as anchors and aliases,
+ * and long strings are never folded.
+ */
+export function createYamlDocument(value: unknown): Document {
+  return new Document(toPlain(value), { version: "1.1", aliasDuplicateObjects: false });
+}
+
+export function yamlText(doc: Document): string {
+  return doc.toString({ lineWidth: 0, minContentWidth: 0 });
+}
+
+export function renderValue(value: unknown, format: OutputFormat): string {
+  if (format === "json") return `${JSON.stringify(toPlain(value), null, 2)}\n`;
+  return yamlText(createYamlDocument(value));
+}
+
+/**
+ * Values that YAML and JSON cannot hold as they are: a bigint beyond 2^53 becomes its decimal string (a safe one
+ * a number), binary data base64, a Date its ISO text (JSON) — the same for both formats so they agree.
+ */
+export function toPlain(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
+  }
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value === undefined) return null;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((child: unknown) => {
+      const plain = toPlain(child);
+      if (plain !== child) changed = true;
+      return plain;
+    });
+    return changed ? out : value;
+  }
+  if (typeof value === "object" && value !== null) {
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) {
+      const plain = toPlain(child);
+      if (plain !== child) changed = true;
+      // defineProperty keeps a `__proto__` key as data.
+      Object.defineProperty(out, key, { value: plain, enumerable: true, writable: true, configurable: true });
+    }
+    return changed ? out : value;
+  }
+  return value;
+}

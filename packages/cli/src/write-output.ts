@@ -1,0 +1,48 @@
+import { randomBytes } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { MergeError } from "@merge/core";
+import { pendingTempFiles } from "./interrupt.js";
+
+/**
+ * Writes `text` to `file` atomically: a temporary file in the same directory (so `rename` never crosses file
+ * systems), flushed to disk, then renamed over the target. Readers see the old file or the new one, never a part;
+ * on any failure (or Ctrl-C) the old file is left as it was and the temporary file is removed.
+ */
+export async function writeFileAtomic(file: string, text: string, cwd: string): Promise<void> {
+  const target = resolve(cwd, file);
+  const temp = join(
+    dirname(target),
+    `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`,
+  );
+  pendingTempFiles.add(temp);
+  try {
+    const handle = await open(temp, "wx", 0o644);
+    try {
+      await handle.writeFile(text, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      code === "ENOENT"
+        ? "its directory does not exist"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : code === "EACCES" || code === "EPERM"
+            ? "permission denied"
+            : error instanceof Error
+              ? error.message
+              : String(error);
+    throw new MergeError("OUTPUT_WRITE", `cannot write the output: ${reason}`, {
+      source: { file },
+      cause: error,
+    });
+  } finally {
+    pendingTempFiles.delete(temp);
+  }
+}
