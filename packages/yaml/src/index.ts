@@ -1,2 +1,15 @@
-// placeholder: replaced by the package's real entry
-export {};
+export type { YamlErrorCode, YamlMark } from "./errors.js";
+export { keyEquality, keyText } from "./keys.js";
+export {
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_NODES,
+  type LoadYamlOptions,
+  loadYaml,
+  loadYamlAll,
+  loadYamlWithPositions,
+  type YamlWithPositions,
+} from "./load.js";
+export { pythonFloatRepr } from "./pyfloat.js";
+export { resolvePlain } from "./resolver.js";
+export type { YamlFlavor } from "./scalars.js";
+export { YamlTimestamp } from "./timestamp.js";

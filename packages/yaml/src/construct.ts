@@ -1,0 +1,466 @@
+import { setKey } from "@merge/core";
+import {
+  type Alias,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type LineCounter,
+  type Node,
+  Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
+import { yamlError, type YamlErrorCode } from "./errors.js";
+import { keyEquality, keyText } from "./keys.js";
+import { resolvePlain, TAG } from "./resolver.js";
+import {
+  ConstructError,
+  constructBinary,
+  constructBool,
+  constructFloat,
+  constructInt,
+  constructTimestamp,
+  type YamlFlavor,
+} from "./scalars.js";
+
+/** Position of a constructed node, with those of its entries, for `loadYamlWithPositions`. */
+export interface BuiltPosition {
+  readonly line: number;
+  readonly column: number;
+  keys?: Map<string, BuiltPosition>;
+  items?: BuiltPosition[];
+}
+
+export interface ConstructorOptions {
+  readonly flavor: YamlFlavor;
+  readonly file: string | undefined;
+  readonly maxNodes: number;
+  readonly mappings: "object" | "map";
+  readonly lines: LineCounter;
+  readonly track: boolean;
+  readonly hasAnchors: boolean;
+}
+
+type AnyNode = Node | null | undefined;
+interface PairRef {
+  readonly key: AnyNode;
+  readonly value: AnyNode;
+}
+interface Built {
+  readonly value: unknown;
+  readonly size: number;
+  readonly pos: BuiltPosition | undefined;
+}
+
+const EMPTY = new Scalar(null);
+EMPTY.source = "";
+EMPTY.type = "PLAIN";
+
+function kindName(node: AnyNode): string {
+  return isMap(node) ? "mapping" : isSeq(node) ? "sequence" : "scalar";
+}
+
+/**
+ * Builds JavaScript values from the `yaml` package's syntax tree with PyYAML's rules: implicit YAML 1.1 types,
+ * SafeLoader's tags, `<<` merge keys, aliases shared (not copied) and counted against the node budget.
+ */
+export class YamlConstructor {
+  private readonly o: ConstructorOptions;
+  private count = 0;
+  private lastPos: BuiltPosition | undefined;
+  /** Collections and anchored nodes already built: PyYAML builds each node once and shares the result. */
+  private readonly built = new Map<Node, Built>();
+  private readonly aliasTargets = new Map<Alias, Node>();
+  private readonly flattened = new Map<YAMLMap, PairRef[]>();
+
+  constructor(options: ConstructorOptions) {
+    this.o = options;
+  }
+
+  document(root: AnyNode): { value: unknown; pos: BuiltPosition | undefined } {
+    if (this.o.hasAnchors || root !== null) this.resolveAnchors(root);
+    const value = this.node(root ?? EMPTY);
+    return { value, pos: this.lastPos };
+  }
+
+  private fail(code: YamlErrorCode, message: string, node: AnyNode, cause?: unknown): never {
+    const offset = node?.range?.[0];
+    const at = offset === undefined ? undefined : this.o.lines.linePos(offset);
+    throw yamlError(
+      code,
+      message,
+      this.o.file,
+      at === undefined ? undefined : { line: at.line, column: at.col, offset: offset! },
+      cause,
+    );
+  }
+
+  private position(node: AnyNode): BuiltPosition {
+    const offset = node?.range?.[0] ?? 0;
+    const at = this.o.lines.linePos(offset);
+    return { line: at.line, column: at.col };
+  }
+
+  /**
+   * PyYAML's composer: anchors in document order, an alias to an unknown anchor or a second anchor of the same name
+   * is an error. Recursive aliases (to a node that contains the alias) cannot become JSON-like data: refused.
+   */
+  private resolveAnchors(root: AnyNode): void {
+    if (!this.o.hasAnchors) return;
+    const anchors = new Map<string, Node>();
+    const open = new Set<Node>();
+    const visit = (node: AnyNode): void => {
+      if (node === null || node === undefined) return;
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target === undefined) this.fail("YAML_PARSE", `found undefined alias '${node.source}'`, node);
+        if (open.has(target)) this.fail("YAML_PARSE", `found recursive alias '${node.source}'`, node);
+        this.aliasTargets.set(node, target);
+        return;
+      }
+      const anchor = (node as { anchor?: string }).anchor;
+      if (anchor !== undefined) {
+        if (anchors.has(anchor)) this.fail("YAML_PARSE", `found duplicate anchor '${anchor}'`, node);
+        anchors.set(anchor, node);
+      }
+      if (isMap(node)) {
+        open.add(node);
+        for (const pair of node.items) {
+          visit(pair.key as AnyNode);
+          visit(pair.value as AnyNode);
+        }
+        open.delete(node);
+      } else if (isSeq(node)) {
+        open.add(node);
+        for (const item of node.items) visit(item as AnyNode);
+        open.delete(node);
+      }
+    };
+    visit(root);
+  }
+
+  private deref(node: AnyNode): AnyNode {
+    if (isAlias(node)) {
+      const target = this.aliasTargets.get(node);
+      if (target === undefined) this.fail("YAML_PARSE", `found undefined alias '${node.source}'`, node);
+      return target;
+    }
+    return node;
+  }
+
+  private spend(n: number, node: AnyNode): void {
+    this.count += n;
+    if (this.count > this.o.maxNodes) {
+      this.fail(
+        "SIZE_LIMIT",
+        `document expands to more than ${this.o.maxNodes} nodes (aliases counted each time they are used)`,
+        node,
+      );
+    }
+  }
+
+  private node(node: AnyNode): unknown {
+    if (node === null || node === undefined) node = EMPTY;
+    if (isAlias(node)) node = this.deref(node)!;
+    const cached = this.built.get(node);
+    if (cached !== undefined) {
+      this.spend(cached.size, node);
+      this.lastPos = cached.pos;
+      return cached.value;
+    }
+    const before = this.count;
+    let value: unknown;
+    if (isScalar(node)) {
+      this.spend(1, node);
+      value = this.scalar(node as Scalar);
+      if (this.o.track) this.lastPos = this.position(node);
+      if ((node as Scalar).anchor === undefined) return value;
+    } else {
+      this.spend(1, node);
+      value = this.collection(node);
+    }
+    this.built.set(node, { value, size: this.count - before, pos: this.lastPos });
+    return value;
+  }
+
+  private tagOf(node: Node): string | undefined {
+    const tag = node.tag;
+    return tag === undefined || tag === "!" ? undefined : tag;
+  }
+
+  private collection(node: Node): unknown {
+    const tag = this.tagOf(node);
+    if (isMap(node)) {
+      switch (tag) {
+        case undefined:
+        case TAG.map:
+          return this.mapping(node, this.o.mappings === "map");
+        case TAG.set:
+          return new Set((this.mapping(node, true) as Map<unknown, unknown>).keys());
+        case TAG.omap:
+        case TAG.pairs:
+          this.fail("YAML_TAG", `expected a sequence for ${tag}, but found mapping`, node);
+          break;
+        default:
+          this.tagError(node, tag);
+      }
+    }
+    if (isSeq(node)) {
+      switch (tag) {
+        case undefined:
+        case TAG.seq:
+          return this.sequence(node);
+        case TAG.omap:
+        case TAG.pairs:
+          return this.pairs(node, tag);
+        default:
+          this.tagError(node, tag);
+      }
+    }
+    return this.fail("YAML_PARSE", "unexpected node", node);
+  }
+
+  private tagError(node: Node, tag: string): never {
+    const known = [TAG.str, TAG.int, TAG.float, TAG.bool, TAG.null, TAG.timestamp, TAG.binary] as string[];
+    if (known.includes(tag))
+      this.fail("YAML_TAG", `expected a scalar node for ${tag}, but found ${kindName(node)}`, node);
+    if (tag === TAG.map || tag === TAG.set)
+      this.fail("YAML_TAG", `expected a mapping node, but found ${kindName(node)}`, node);
+    if (tag === TAG.seq || tag === TAG.omap || tag === TAG.pairs) {
+      this.fail("YAML_TAG", `expected a sequence node, but found ${kindName(node)}`, node);
+    }
+    this.fail("YAML_TAG", `could not determine a constructor for the tag '${tag}'`, node);
+  }
+
+  private sequence(node: YAMLSeq): unknown[] {
+    const out: unknown[] = [];
+    const positions: BuiltPosition[] | undefined = this.o.track ? [] : undefined;
+    for (const item of node.items) {
+      out.push(this.node(item as AnyNode));
+      if (positions !== undefined) positions.push(this.lastPos ?? this.position(item as AnyNode));
+    }
+    if (positions !== undefined) this.lastPos = { ...this.position(node), items: positions };
+    return out;
+  }
+
+  private pairs(node: YAMLSeq, tag: string): [unknown, unknown][] {
+    const out: [unknown, unknown][] = [];
+    for (const raw of node.items) {
+      const item = this.deref(raw as AnyNode);
+      if (!isMap(item))
+        this.fail("YAML_TAG", `expected a mapping of length 1, but found ${kindName(item)}`, item);
+      if (item.items.length !== 1) {
+        this.fail("YAML_TAG", `expected a single mapping item, but found ${item.items.length} items`, item);
+      }
+      const pair = item.items[0]!;
+      out.push([this.node(pair.key as AnyNode), this.node(pair.value as AnyNode)]);
+    }
+    void tag;
+    this.lastPos = this.o.track ? this.position(node) : undefined;
+    return out;
+  }
+
+  private isMergeKey(node: AnyNode): boolean {
+    if (!isScalar(node)) return false;
+    const tag = this.tagOf(node);
+    if (tag === TAG.merge) return true;
+    return tag === undefined && (node.type === "PLAIN" || node.tag === "!") && node.source === "<<";
+  }
+
+  /** PyYAML's `flatten_mapping` (Salt's variant for the salt flavour): merged pairs first, explicit keys winning. */
+  private flatten(node: YAMLMap): PairRef[] {
+    const done = this.flattened.get(node);
+    if (done !== undefined) return done;
+    const merged: PairRef[] = [];
+    const explicit: PairRef[] = [];
+    for (const pair of node.items) {
+      const key = this.deref(pair.key as AnyNode);
+      if (!this.isMergeKey(key)) {
+        explicit.push({ key: pair.key as AnyNode, value: pair.value as AnyNode });
+        continue;
+      }
+      const value = this.deref(pair.value as AnyNode);
+      if (isMap(value)) {
+        merged.push(...this.flatten(value));
+      } else if (isSeq(value)) {
+        const groups: PairRef[][] = [];
+        for (const raw of value.items) {
+          const sub = this.deref(raw as AnyNode);
+          if (!isMap(sub)) {
+            this.fail(
+              "YAML_PARSE",
+              `expected a mapping for merging, but found ${kindName(sub)}`,
+              sub ?? value,
+            );
+          }
+          groups.push(this.flatten(sub));
+        }
+        // Earlier mappings of the list win, so they are applied last.
+        for (let i = groups.length - 1; i >= 0; i--) merged.push(...groups[i]!);
+      } else {
+        this.fail(
+          "YAML_PARSE",
+          `expected a mapping or list of mappings for merging, but found ${kindName(value)}`,
+          value ?? key,
+        );
+      }
+    }
+    let result: PairRef[];
+    if (merged.length === 0) result = explicit;
+    else if (this.o.flavor === "salt") {
+      // Salt drops merged entries whose key is written explicitly (compared as written text).
+      const written = new Set<string>();
+      for (const pair of explicit) {
+        const key = this.deref(pair.key);
+        if (isScalar(key)) written.add(String(key.source ?? ""));
+        else if (key === null || key === undefined) written.add("");
+      }
+      result = merged.filter((pair) => {
+        const key = this.deref(pair.key);
+        const text = isScalar(key)
+          ? String(key.source ?? "")
+          : key === null || key === undefined
+            ? ""
+            : undefined;
+        return text === undefined || !written.has(text);
+      });
+      result.push(...explicit);
+    } else {
+      result = merged.concat(explicit);
+    }
+    this.spend(merged.length, node);
+    this.flattened.set(node, result);
+    return result;
+  }
+
+  private hasMerge(node: YAMLMap): boolean {
+    for (const pair of node.items) if (this.isMergeKey(this.deref(pair.key as AnyNode))) return true;
+    return false;
+  }
+
+  private mapping(node: YAMLMap, asMap: boolean): unknown {
+    const pairs: readonly PairRef[] = this.hasMerge(node)
+      ? this.flatten(node)
+      : (node.items as unknown as PairRef[]);
+    const salt = this.o.flavor === "salt";
+    const track = this.o.track;
+    const positions = track ? new Map<string, BuiltPosition>() : undefined;
+    const obj: Record<string, unknown> | undefined = asMap ? undefined : {};
+    const map: Map<unknown, unknown> | undefined = asMap ? new Map() : undefined;
+    // Python-equality classes seen so far, kept only once a non-string key shows up.
+    let classes: Map<string, unknown> | undefined;
+    for (const pair of pairs) {
+      const keyNode = this.deref(pair.key) ?? EMPTY;
+      if (!isScalar(keyNode)) {
+        this.fail(
+          "YAML_KEY",
+          salt ? `found unacceptable key ${kindName(keyNode)}` : "found unhashable key",
+          keyNode,
+        );
+      }
+      const key = this.node(keyNode);
+      if (typeof key === "object" && key !== null && !(key instanceof Date) && !(key instanceof Uint8Array)) {
+        this.fail("YAML_KEY", "found unhashable key", keyNode);
+      }
+      const keyPos = track ? this.position(pair.key ?? pair.value) : undefined;
+      const isFloat = typeof key === "number" && this.scalarTag(keyNode) === TAG.float;
+      let duplicate: boolean;
+      let name: unknown = key;
+      if (classes === undefined && typeof key === "string") {
+        duplicate = obj !== undefined ? Object.hasOwn(obj, key) : map!.has(key);
+      } else {
+        if (classes === undefined) {
+          classes = new Map();
+          const existing = obj !== undefined ? Object.keys(obj) : (Array.from(map!.keys()) as string[]);
+          for (const k of existing) classes.set(`s${k}`, k);
+        }
+        const eq = keyEquality(key, isFloat);
+        duplicate = classes.has(eq);
+        if (duplicate) name = classes.get(eq);
+        else {
+          name = obj !== undefined ? keyText(key, isFloat) : key;
+          if (name === undefined)
+            this.fail(
+              "YAML_KEY",
+              "a binary key cannot name an object property (use mappings: 'map')",
+              keyNode,
+            );
+          classes.set(eq, name);
+        }
+      }
+      if (duplicate && salt) {
+        this.fail(
+          "YAML_DUPLICATE_KEY",
+          `found conflicting ID '${keyText(key, isFloat) ?? String(key)}'`,
+          keyNode,
+        );
+      }
+      const value = this.node(pair.value);
+      const valuePos = this.lastPos;
+      if (obj !== undefined) setKey(obj, name as string, value);
+      else map!.set(name, value);
+      if (positions !== undefined) {
+        const text = obj !== undefined ? (name as string) : (keyText(name, isFloat) ?? String(name));
+        const entry: BuiltPosition = { ...keyPos!, keys: valuePos?.keys, items: valuePos?.items };
+        positions.set(text, entry);
+      }
+    }
+    if (positions !== undefined) this.lastPos = { ...this.position(node), keys: positions };
+    return obj ?? map;
+  }
+
+  private scalarTag(node: Scalar): string {
+    const tag = node.tag;
+    if (tag === undefined)
+      return node.type === "PLAIN" || node.type === undefined
+        ? resolvePlain(String(node.source ?? ""))
+        : TAG.str;
+    // PyYAML resolves a scalar tagged with the non-specific `!` as if it were plain, quoted or not.
+    if (tag === "!") return resolvePlain(String(node.source ?? ""));
+    return tag;
+  }
+
+  private scalar(node: Scalar): unknown {
+    const text = String(node.source ?? "");
+    const tag = this.scalarTag(node);
+    try {
+      switch (tag) {
+        case TAG.str:
+          return text;
+        case TAG.null:
+          return null;
+        case TAG.bool:
+          return constructBool(text);
+        case TAG.int:
+          return constructInt(text, this.o.flavor);
+        case TAG.float:
+          return constructFloat(text);
+        case TAG.timestamp:
+          return constructTimestamp(text, this.o.flavor);
+        case TAG.binary:
+          return constructBinary(text);
+        case TAG.merge:
+        case TAG.value:
+          return text;
+        case "tag:yaml.org,2002:python/unicode":
+          if (this.o.flavor === "salt") return text;
+          break;
+        case TAG.map:
+        case TAG.set:
+          return this.fail("YAML_TAG", "expected a mapping node, but found scalar", node);
+        case TAG.seq:
+        case TAG.omap:
+        case TAG.pairs:
+          return this.fail("YAML_TAG", "expected a sequence node, but found scalar", node);
+        default:
+          break;
+      }
+    } catch (error) {
+      if (error instanceof ConstructError)
+        this.fail("YAML_TAG", `cannot construct ${tag}: ${error.message}`, node, error);
+      throw error;
+    }
+    return this.fail("YAML_TAG", `could not determine a constructor for the tag '${tag}'`, node);
+  }
+}

@@ -1,0 +1,324 @@
+import { isMergeError, type MergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { loadYaml, loadYamlAll } from "./load.js";
+import { YamlTimestamp } from "./timestamp.js";
+
+function fails(run: () => unknown): MergeError {
+  try {
+    run();
+  } catch (error) {
+    if (isMergeError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a MergeError");
+}
+
+const py = (text: string): unknown => loadYaml(text, { flavor: "pyyaml" });
+const salt = (text: string): unknown => loadYaml(text, { flavor: "salt" });
+
+describe("YAML 1.1 implicit types (PyYAML resolver)", () => {
+  it("reads every YAML 1.1 boolean spelling but not y/n", () => {
+    const words = "yes Yes YES no No NO true True TRUE false False FALSE on On ON off Off OFF".split(" ");
+    for (const w of words)
+      expect(py(`v: ${w}`)).toEqual({ v: ["yes", "true", "on"].includes(w.toLowerCase()) });
+    for (const w of ["y", "Y", "n", "N", "yES", "tRUE", "oN"]) expect(py(`v: ${w}`)).toEqual({ v: w });
+  });
+
+  it("reads YAML 1.1 integers: binary, octal, hex, underscores, base 60", () => {
+    expect(py("[0b1010, 0755, 0x1F, 1_000, '1_000', 1:30, 12:30, -1:30, +12, -0, 0, 0_7, 0x_1f]")).toEqual([
+      10,
+      493,
+      31,
+      1000,
+      "1_000",
+      90,
+      750,
+      -90,
+      12,
+      0,
+      0,
+      7,
+      31,
+    ]);
+  });
+
+  it("keeps digits that are no YAML 1.1 number as strings", () => {
+    expect(py("[1e3, 0o17, 09, 0:30, 1:60, 1.0e3, 1__, 0b2]")).toEqual([
+      "1e3",
+      "0o17",
+      "09",
+      "0:30",
+      "1:60",
+      "1.0e3",
+      1,
+      "0b2",
+    ]);
+  });
+
+  it("reads floats only with a dot, exponents only with a sign", () => {
+    const v = py("[1.5, 1.0e+3, 1_0.5, .5, 1., -.inf, .Inf, +.INF, 1:30.5, 6.8523015e+5]") as number[];
+    expect(v).toEqual([
+      1.5,
+      1000,
+      10.5,
+      0.5,
+      1,
+      Number.NEGATIVE_INFINITY,
+      Infinity,
+      Infinity,
+      90.5,
+      685230.15,
+    ]);
+    expect(Number.isNaN(py(".nan"))).toBe(true);
+    expect(Number.isNaN(py(".NaN"))).toBe(true);
+    expect(py(".NAn")).toBe(".NAn");
+  });
+
+  it("reads null as ~, null, Null, NULL and the empty value", () => {
+    expect(py("a: ~\nb: null\nc: Null\nd: NULL\ne:\nf: nULL")).toEqual({
+      a: null,
+      b: null,
+      c: null,
+      d: null,
+      e: null,
+      f: "nULL",
+    });
+    expect(py("")).toBeNull();
+    expect(py("# only a comment\n")).toBeNull();
+  });
+
+  it("keeps quoted and block scalars as strings", () => {
+    expect(py(`- 'yes'\n- "123"\n- |\n  on\n- >-\n  12\n`)).toEqual(["yes", "123", "on\n", "12"]);
+  });
+
+  it("keeps integers beyond 2^53 exact as bigint", () => {
+    expect(py("123456789012345678901234567890")).toBe(123456789012345678901234567890n);
+    expect(py("9007199254740991")).toBe(9007199254740991);
+    expect(py("0x1FFFFFFFFFFFFFFFF")).toBe(0x1ffffffffffffffffn);
+  });
+
+  it("builds PyYAML timestamps as YamlTimestamp dates", () => {
+    const d = py("2001-12-14") as YamlTimestamp;
+    expect(d).toBeInstanceOf(YamlTimestamp);
+    expect(d).toBeInstanceOf(Date);
+    expect(d.kind).toBe("date");
+    expect(d.toISOString()).toBe("2001-12-14T00:00:00.000Z");
+    const t = py("2001-12-14t21:59:43.10-05:00") as YamlTimestamp;
+    expect(t.toISOString()).toBe("2001-12-15T02:59:43.100Z");
+    expect(t.offsetMinutes).toBe(-300);
+    expect(t.microsecond).toBe(100000);
+    const naive = py("2001-12-14 21:59:43.1234567") as YamlTimestamp;
+    expect(naive.offsetMinutes).toBeNull();
+    expect(naive.microsecond).toBe(123456);
+    expect(naive.toPythonIsoformat(" ")).toBe("2001-12-14 21:59:43.123456");
+    expect((py("2001-12-14 21:59:43 Z") as YamlTimestamp).toPythonIsoformat(" ")).toBe(
+      "2001-12-14 21:59:43+00:00",
+    );
+    expect(py("2001-1-14")).toBe("2001-1-14");
+  });
+
+  it("refuses impossible dates as datetime does", () => {
+    expect(fails(() => py("2001-02-30")).code).toBe("YAML_TAG");
+    expect(fails(() => py("2001-12-14 24:00:00")).code).toBe("YAML_TAG");
+  });
+});
+
+describe("salt flavour (SaltYamlSafeLoader)", () => {
+  it("strips leading zeros of unsigned integers but keeps signed octal", () => {
+    expect(salt("[0123, -012, +012, 0, 00, 0x1F, 0b11, 0_7, 1_000]")).toEqual([
+      123, -10, 10, 0, 0, 31, 3, 7, 1000,
+    ]);
+    expect(salt("!!int '0755'")).toBe(755);
+    expect(py("!!int '0755'")).toBe(493);
+  });
+
+  it("keeps timestamps as strings", () => {
+    expect(salt("a: 2001-12-14\nb: 2001-12-14 21:59:43.10 -5\nc: !!timestamp 2002-01-01")).toEqual({
+      a: "2001-12-14",
+      b: "2001-12-14 21:59:43.10 -5",
+      c: "2002-01-01",
+    });
+  });
+
+  it("refuses duplicate keys with a coded error at the second key", () => {
+    const error = fails(() => loadYaml("a: 1\nb: 2\na: 3\n", { flavor: "salt", filename: "top.sls" }));
+    expect(error.code).toBe("YAML_DUPLICATE_KEY");
+    expect(error.message).toContain("found conflicting ID 'a'");
+    expect(error.source).toMatchObject({ file: "top.sls", line: 3, column: 1 });
+    // Python compares keys by value: 1 and true are the same key, 1 and "1" are not.
+    expect(fails(() => salt("{1: a, true: b}")).code).toBe("YAML_DUPLICATE_KEY");
+  });
+
+  it("lets explicit keys win over merged ones, and refuses a key merged twice", () => {
+    expect(salt("b: &b {x: 1, y: 2}\nc:\n  <<: *b\n  x: 9")).toEqual({
+      b: { x: 1, y: 2 },
+      c: { x: 9, y: 2 },
+    });
+    const error = fails(() => salt("p: &p {q: 1}\nr: &r {q: 2}\ns:\n  <<: [*p, *r]\n"));
+    expect(error.code).toBe("YAML_DUPLICATE_KEY");
+  });
+
+  it("reads !!python/unicode as a string (PyYAML's safe loader refuses it)", () => {
+    expect(salt("!!python/unicode x")).toBe("x");
+    expect(fails(() => py("!!python/unicode x")).code).toBe("YAML_TAG");
+  });
+});
+
+describe("mappings", () => {
+  it("keeps the last duplicate key in its first position (PyYAML)", () => {
+    const v = py("a: 1\nb: 2\na: 3") as Record<string, unknown>;
+    expect(v).toEqual({ a: 3, b: 2 });
+    expect(Object.keys(v)).toEqual(["a", "b"]);
+  });
+
+  it("names non-string keys as json.dumps does", () => {
+    expect(py("{1: a, 1.5: b, 2.0: c, false: d, null: e, .inf: f, 0x10: g, 2001-12-14: h}")).toEqual({
+      1: "a",
+      "1.5": "b",
+      "2.0": "c",
+      false: "d",
+      null: "e",
+      Infinity: "f",
+      16: "g",
+      "2001-12-14": "h",
+    });
+  });
+
+  it("treats keys equal in Python (1, 1.0, true) as one key", () => {
+    expect(py("{1: a, 1.0: b, true: c}")).toEqual({ 1: "c" });
+  });
+
+  it("keeps typed keys apart in map mode", () => {
+    const v = loadYaml("1: int\n'1': str\nfalse: bool\n~: none", { mappings: "map" }) as Map<
+      unknown,
+      unknown
+    >;
+    expect(v).toBeInstanceOf(Map);
+    expect([...v.entries()]).toEqual([
+      [1, "int"],
+      ["1", "str"],
+      [false, "bool"],
+      [null, "none"],
+    ]);
+    expect(v.get(1)).toBe("int");
+    expect(v.get("1")).toBe("str");
+  });
+
+  it("refuses collection keys as unhashable", () => {
+    const error = fails(() => py("? [a, b]\n: 1"));
+    expect(error.code).toBe("YAML_KEY");
+    expect(fails(() => py("{{a: 1}: 2}")).code).toBe("YAML_KEY");
+  });
+
+  it("applies << merge keys: explicit keys win, earlier mappings of a list win", () => {
+    const text = "x: &a {p: 1, q: 2}\ny: &b {q: 3, r: 4}\nz:\n  <<: [*a, *b]\n  p: 9\n";
+    expect(py(text)).toEqual({ x: { p: 1, q: 2 }, y: { q: 3, r: 4 }, z: { q: 2, r: 4, p: 9 } });
+    expect(py("a: &a {k: 1}\nb:\n  k: 0\n  <<: *a")).toEqual({ a: { k: 1 }, b: { k: 0 } });
+    expect(py("b:\n  <<: {k: 1, <<: {m: 2}}")).toEqual({ b: { m: 2, k: 1 } });
+    expect(py("'<<': 1")).toEqual({ "<<": 1 });
+  });
+
+  it("refuses merging a scalar or a list holding a scalar", () => {
+    expect(fails(() => py("a:\n  <<: 1")).code).toBe("YAML_PARSE");
+    expect(fails(() => py("a:\n  <<: [1]")).message).toContain("expected a mapping for merging");
+  });
+});
+
+describe("tags (SafeLoader)", () => {
+  it("constructs the standard tags", () => {
+    const v = py(
+      "- !!str 123\n- !!int '42'\n- !!float '1e3'\n- !!bool 'YeS'\n- !!null 'x'\n- !!binary aGVsbG8=\n- !!map {a: 1}\n- !!seq [1]\n- ! 123\n- !!timestamp 2001-12-14\n",
+    ) as unknown[];
+    expect(v.slice(0, 5)).toEqual(["123", 42, 1000, true, null]);
+    expect(v[5]).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(v[5] as Uint8Array).toString()).toBe("hello");
+    expect(v.slice(6, 9)).toEqual([{ a: 1 }, [1], 123]);
+    expect(v[9]).toBeInstanceOf(YamlTimestamp);
+  });
+
+  it("builds !!set as a Set and !!omap / !!pairs as key-value pairs", () => {
+    expect(py("!!set {a, b, 1}")).toEqual(new Set(["a", "b", 1]));
+    expect(py("!!omap [a: 1, b: 2]")).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(py("!!pairs [a: 1, a: 2]")).toEqual([
+      ["a", 1],
+      ["a", 2],
+    ]);
+    expect(fails(() => py("!!omap [a: 1, {b: 2, c: 3}]")).code).toBe("YAML_TAG");
+  });
+
+  it("refuses python and js tags and unknown local tags", () => {
+    for (const text of [
+      "!!python/object:os.system x",
+      "!!python/name:os.system ''",
+      "!js/function x",
+      "!foo x",
+      "!foo {a: 1}",
+    ]) {
+      const error = fails(() => py(text));
+      expect(error.code).toBe("YAML_TAG");
+      expect(error.message).toContain("could not determine a constructor");
+    }
+  });
+
+  it("refuses a tag on the wrong kind of node or a value it cannot build", () => {
+    expect(fails(() => py("!!int abc")).code).toBe("YAML_TAG");
+    expect(fails(() => py("!!bool maybe")).code).toBe("YAML_TAG");
+    expect(fails(() => py("!!str [a]")).code).toBe("YAML_TAG");
+    expect(fails(() => py("!!map a")).code).toBe("YAML_TAG");
+    expect(fails(() => py("!!seq {a: 1}")).code).toBe("YAML_TAG");
+  });
+});
+
+describe("documents, encoding and syntax errors", () => {
+  it("refuses a second document but loadYamlAll reads them all", () => {
+    const error = fails(() => loadYaml("a: 1\n---\nb: 2\n", { filename: "x.yaml" }));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.message).toContain("expected a single document");
+    expect(error.source).toMatchObject({ file: "x.yaml", line: 2 });
+    expect(loadYamlAll("a: 1\n---\nb: 2\n---\n")).toEqual([{ a: 1 }, { b: 2 }, null]);
+    expect(loadYamlAll("")).toEqual([]);
+    expect(py("--- a\n...\n")).toBe("a");
+  });
+
+  it("skips a byte-order mark and decodes UTF-8 and UTF-16 buffers", () => {
+    expect(py("\ufeffa: 1")).toEqual({ a: 1 });
+    expect(loadYaml(Buffer.from("\ufeffa: é"))).toEqual({ a: "é" });
+    expect(loadYaml(Buffer.from("\ufeffa: 1", "utf16le"))).toEqual({ a: 1 });
+  });
+
+  it("refuses invalid UTF-8 and special characters", () => {
+    expect(fails(() => loadYaml(Buffer.from([0x61, 0x3a, 0x20, 0xff]))).code).toBe("YAML_ENCODING");
+    const error = fails(() => py("a: 1\nb: \u0007"));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.source).toMatchObject({ line: 2, column: 4 });
+  });
+
+  it("refuses tab indentation with a position", () => {
+    const error = fails(() => loadYaml("a:\n\tb: 1\n", { filename: "t.yaml" }));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.source).toMatchObject({ file: "t.yaml", line: 2 });
+  });
+
+  it("reports syntax errors with 1-based line and column", () => {
+    const error = fails(() => py("a: [1, 2\nb: 3\n"));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.source?.line).toBeGreaterThanOrEqual(1);
+    expect(error.source?.column).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("aliases", () => {
+  it("shares the anchored value, as PyYAML does", () => {
+    const v = py("a: &x [1, 2]\nb: *x") as { a: unknown; b: unknown };
+    expect(v.b).toBe(v.a);
+  });
+
+  it("refuses undefined, duplicate and recursive anchors", () => {
+    expect(fails(() => py("a: *nope")).message).toContain("found undefined alias");
+    expect(fails(() => py("a: &x 1\nb: &x 2")).message).toContain("found duplicate anchor");
+    expect(fails(() => py("a: &x [*x]")).message).toContain("recursive");
+  });
+});

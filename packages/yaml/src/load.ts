@@ -1,0 +1,222 @@
+import { type CST, Composer, type Document, LineCounter, Parser } from "yaml";
+import { yamlError, type YamlErrorCode } from "./errors.js";
+import { type BuiltPosition, YamlConstructor } from "./construct.js";
+import type { YamlFlavor } from "./scalars.js";
+
+/** Default budget of constructed nodes, aliases counted as often as they are used (billion-laughs defence). */
+export const DEFAULT_MAX_NODES = 10_000_000;
+/** Default limit of collection nesting; deeper input is a `DEPTH_LIMIT` error (never a stack overflow). */
+export const DEFAULT_MAX_DEPTH = 1000;
+
+export interface LoadYamlOptions {
+  /** Which loader to agree with: `pyyaml` (`yaml.safe_load`, cloud-init; default) or `salt` (`SaltYamlSafeLoader`). */
+  readonly flavor?: YamlFlavor;
+  /** File name put in error positions. */
+  readonly filename?: string;
+  /** Budget of nodes after alias expansion (default 10,000,000); exceeding it is a `SIZE_LIMIT` error. */
+  readonly maxNodes?: number;
+  /** Deepest collection nesting accepted (default 1000); deeper is a `DEPTH_LIMIT` error. */
+  readonly maxDepth?: number;
+  /**
+   * `object` (default): mappings are plain objects with keys named as `json.dumps` names them (`1`, `true`,
+   * `null`, `1.5`). `map`: mappings are `Map`s keyed by the typed value (number, bigint, boolean, null, string,
+   * `YamlTimestamp`, `Uint8Array`), so `1` and `"1"` stay different keys.
+   */
+  readonly mappings?: "object" | "map";
+}
+
+/** What `loadYamlWithPositions` returns. */
+export interface YamlWithPositions {
+  readonly value: unknown;
+  /**
+   * 1-based line and column of the key (for a mapping entry) or item (for a sequence entry) at `path`; `[]` is the
+   * document's root. Keys are given as in the loaded value (object keys, or array indexes).
+   */
+  positionOf(path: readonly (string | number)[]): { line: number; column: number } | undefined;
+}
+
+// PyYAML's reader refuses these characters anywhere in the stream.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to find control characters
+const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+interface Prepared {
+  readonly text: string;
+  readonly lines: LineCounter;
+  readonly docs: Document.Parsed[];
+}
+
+function decode(input: string | Uint8Array, file: string | undefined): string {
+  if (typeof input === "string") return input;
+  // PyYAML's reader: a UTF-16 byte-order mark picks UTF-16, anything else must be UTF-8.
+  let encoding = "utf-8";
+  if (input[0] === 0xff && input[1] === 0xfe) encoding = "utf-16le";
+  else if (input[0] === 0xfe && input[1] === 0xff) encoding = "utf-16be";
+  try {
+    return new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(input);
+  } catch (cause) {
+    let bad = 0;
+    // Find the first offending byte for the message: decode growing prefixes would be slow, so scan UTF-8 by hand.
+    if (encoding === "utf-8") bad = firstInvalidUtf8(input);
+    throw yamlError(
+      "YAML_ENCODING",
+      `'${encoding}' codec can't decode byte at position ${bad}`,
+      file,
+      undefined,
+      cause,
+    );
+  }
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const n =
+      b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0) return i;
+    for (let k = 1; k < n; k++) if (((bytes[i + k] ?? 0) & 0xc0) !== 0x80) return i;
+    i += n;
+  }
+  return i;
+}
+
+function mark(lines: LineCounter, offset: number): { line: number; column: number; offset: number } {
+  const pos = lines.linePos(offset);
+  return { line: pos.line, column: pos.col, offset };
+}
+
+/** Nesting depth of the concrete syntax tree, measured without recursion so hostile input cannot overflow the stack. */
+function checkDepth(token: CST.Token, maxDepth: number, lines: LineCounter, file: string | undefined): void {
+  const stack: [CST.Token, number][] = [[token, 0]];
+  while (stack.length > 0) {
+    const [tok, depth] = stack.pop()!;
+    if (depth > maxDepth) {
+      throw yamlError(
+        "DEPTH_LIMIT",
+        `collections nested deeper than ${maxDepth} levels`,
+        file,
+        mark(lines, "offset" in tok ? tok.offset : 0),
+      );
+    }
+    switch (tok.type) {
+      case "document":
+        if (tok.value) stack.push([tok.value, depth]);
+        break;
+      case "block-map":
+      case "block-seq":
+      case "flow-collection":
+        for (const item of tok.items) {
+          if ("key" in item && item.key) stack.push([item.key, depth + 1]);
+          if (item.value) stack.push([item.value, depth + 1]);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared {
+  const file = options.filename;
+  let text = decode(input, file);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const lines = new LineCounter();
+  const bad = NON_PRINTABLE.exec(text);
+  if (bad !== null) {
+    const code = bad[0].codePointAt(0)!.toString(16).padStart(4, "0");
+    lines.addNewLine(0);
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.addNewLine(i + 1);
+    throw yamlError(
+      "YAML_PARSE",
+      `unacceptable character #x${code}: special characters are not allowed`,
+      file,
+      mark(lines, bad.index),
+    );
+  }
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  for (const token of tokens) checkDepth(token, maxDepth, lines, file);
+  const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
+  const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
+  return { text, lines, docs };
+}
+
+function syntaxError(doc: Document.Parsed, lines: LineCounter, file: string | undefined): void {
+  const first = doc.errors[0];
+  if (first === undefined) return;
+  const code: YamlErrorCode = first.code === "TAB_AS_INDENT" ? "YAML_PARSE" : "YAML_PARSE";
+  const message = first.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  throw yamlError(code, message, file, mark(lines, first.pos[0]), first);
+}
+
+function constructDocument(
+  doc: Document.Parsed,
+  prepared: Prepared,
+  options: LoadYamlOptions,
+  track: boolean,
+): { value: unknown; pos: BuiltPosition | undefined } {
+  syntaxError(doc, prepared.lines, options.filename);
+  const ctor = new YamlConstructor({
+    flavor: options.flavor ?? "pyyaml",
+    file: options.filename,
+    maxNodes: options.maxNodes ?? DEFAULT_MAX_NODES,
+    mappings: options.mappings ?? "object",
+    lines: prepared.lines,
+    track,
+    hasAnchors: prepared.text.includes("&"),
+  });
+  return ctor.document(doc.contents);
+}
+
+/**
+ * Reads one YAML document as PyYAML's `safe_load` (flavour `pyyaml`) or Salt's loader (flavour `salt`) does:
+ * empty text gives null, several documents are an error. Throws a `MergeError` with a code and a 1-based position.
+ */
+export function loadYaml(input: string | Uint8Array, options: LoadYamlOptions = {}): unknown {
+  return loadSingle(input, options, false).value;
+}
+
+function loadSingle(
+  input: string | Uint8Array,
+  options: LoadYamlOptions,
+  track: boolean,
+): { value: unknown; pos: BuiltPosition | undefined } {
+  const prepared = prepare(input, options);
+  const [first, second] = prepared.docs;
+  if (first === undefined) return { value: null, pos: undefined };
+  syntaxError(first, prepared.lines, options.filename);
+  if (second !== undefined) {
+    throw yamlError(
+      "YAML_PARSE",
+      "expected a single document in the stream, but found another document",
+      options.filename,
+      mark(prepared.lines, second.range[0]),
+    );
+  }
+  return constructDocument(first, prepared, options, track);
+}
+
+/** Reads every document of a stream (`yaml.safe_load_all`); an empty stream gives `[]`. */
+export function loadYamlAll(input: string | Uint8Array, options: LoadYamlOptions = {}): unknown[] {
+  const prepared = prepare(input, options);
+  return prepared.docs.map((doc) => constructDocument(doc, prepared, options, false).value);
+}
+
+/** `loadYaml` plus the line and column of every key and item, for provenance (`file:line`). */
+export function loadYamlWithPositions(
+  input: string | Uint8Array,
+  options: LoadYamlOptions = {},
+): YamlWithPositions {
+  const { value, pos } = loadSingle(input, options, true);
+  return {
+    value,
+    positionOf(path) {
+      let at = pos;
+      for (const step of path) {
+        if (at === undefined) return undefined;
+        at = typeof step === "number" ? at.items?.[step] : at.keys?.get(step);
+      }
+      return at === undefined ? undefined : { line: at.line, column: at.column };
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { parseTimestamp, type YamlTimestamp } from "./timestamp.js";
+
+/** Which real loader to agree with: PyYAML's `SafeLoader` (cloud-init) or Salt's `SaltYamlSafeLoader`. */
+export type YamlFlavor = "pyyaml" | "salt";
+
+/** Thrown by the scalar constructors; the loader turns it into a coded `YAML_TAG` error with the node's position. */
+export class ConstructError extends Error {}
+
+const BIN = /^[01]+$/;
+const OCT = /^[0-7]+$/;
+const DEC = /^[0-9]+$/;
+const HEX = /^[0-9a-fA-F]+$/;
+const SIXTY = /^\s*[+-]?[0-9]+\s*$/;
+const PY_FLOAT = /^\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)\s*$/;
+const SMALL_DEC = /^[1-9][0-9]{0,14}$/;
+
+function toInt(digits: string, radix: 2 | 8 | 10 | 16, sign: 1 | -1): number | bigint {
+  const prefix = radix === 2 ? "0b" : radix === 8 ? "0o" : radix === 16 ? "0x" : "";
+  return fromBig(BigInt(`${prefix}${digits}`) * BigInt(sign));
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Integers JavaScript can hold exactly are numbers; larger ones stay exact as bigint (Python ints are unbounded). */
+function fromBig(big: bigint): number | bigint {
+  return big >= MIN_SAFE && big <= MAX_SAFE ? Number(big) : big;
+}
+
+/**
+ * `!!int` as `SafeConstructor.construct_yaml_int` builds it (`0b1010`, `0755` octal, `0x1F`, `1_000`, `1:30` base 60).
+ * Salt first strips the leading zeros of an unsigned value (not `0b`/`0x`), so there `0123` is 123 and `-012` is -10.
+ */
+export function constructInt(text: string, flavor: YamlFlavor): number | bigint {
+  if (SMALL_DEC.test(text)) return Number(text);
+  let value = text;
+  if (
+    flavor === "salt" &&
+    value !== "0" &&
+    value.startsWith("0") &&
+    !value.startsWith("0b") &&
+    !value.startsWith("0x")
+  ) {
+    value = value.replace(/^0+/, "") || "0";
+  }
+  value = value.replace(/_/g, "");
+  if (value === "") throw new ConstructError(`invalid literal for int(): '${text}'`);
+  let sign: 1 | -1 = 1;
+  if (value[0] === "-") sign = -1;
+  if (value[0] === "+" || value[0] === "-") value = value.slice(1);
+  const bad = (): ConstructError => new ConstructError(`invalid literal for int(): '${text}'`);
+  if (value === "0") return 0;
+  if (value.startsWith("0b")) {
+    if (!BIN.test(value.slice(2))) throw bad();
+    return toInt(value.slice(2), 2, sign);
+  }
+  if (value.startsWith("0x")) {
+    if (!HEX.test(value.slice(2))) throw bad();
+    return toInt(value.slice(2), 16, sign);
+  }
+  if (value[0] === "0") {
+    if (!OCT.test(value)) throw bad();
+    return toInt(value, 8, sign);
+  }
+  if (value.includes(":")) {
+    let total = 0n;
+    for (const part of value.split(":")) {
+      if (!SIXTY.test(part)) throw bad();
+      total = total * 60n + BigInt(part.trim());
+    }
+    return fromBig(total * BigInt(sign));
+  }
+  const trimmed = value.trim();
+  if (!DEC.test(trimmed)) throw bad();
+  return toInt(trimmed, 10, sign);
+}
+
+function pyFloat(text: string, original: string): number {
+  if (!PY_FLOAT.test(text)) throw new ConstructError(`could not convert string to float: '${original}'`);
+  const t = text.trim();
+  const body = t.replace(/^[+-]/, "");
+  const neg = t.startsWith("-");
+  if (body === "inf" || body === "infinity") return neg ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  if (body === "nan") return Number.NaN;
+  return Number(t);
+}
+
+/** `!!float` as `SafeConstructor.construct_yaml_float` builds it (`1.5`, `1_0.5`, `.inf`, `-.Inf`, `.nan`, `1:30.5`). */
+export function constructFloat(text: string): number {
+  let value = text.replace(/_/g, "").toLowerCase();
+  if (value === "") throw new ConstructError("could not convert string to float: ''");
+  let sign = 1;
+  if (value[0] === "-") sign = -1;
+  if (value[0] === "+" || value[0] === "-") value = value.slice(1);
+  if (value === ".inf") return sign * Number.POSITIVE_INFINITY;
+  if (value === ".nan") return Number.NaN;
+  if (value.includes(":")) {
+    let total = 0;
+    for (const part of value.split(":")) total = total * 60 + pyFloat(part, text);
+    return sign * total;
+  }
+  return sign * pyFloat(value, text);
+}
+
+const BOOLS: Record<string, boolean> = {
+  yes: true,
+  no: false,
+  true: true,
+  false: false,
+  on: true,
+  off: false,
+};
+
+/** `!!bool`: the value is looked up lower-cased among yes/no/true/false/on/off, as PyYAML does. */
+export function constructBool(text: string): boolean {
+  const key = text.toLowerCase();
+  if (!Object.hasOwn(BOOLS, key)) throw new ConstructError(`'${text}' is not a boolean`);
+  return BOOLS[key]!;
+}
+
+const B64_ALPHABET = /[^A-Za-z0-9+/=]/g;
+
+/** `!!binary`: base64 as Python's `base64.decodebytes` reads it (characters outside the alphabet are skipped). */
+export function constructBinary(text: string): Uint8Array {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is exactly for non-ASCII input
+  if (/[^\x00-\x7f]/.test(text))
+    throw new ConstructError("failed to convert base64 data into ascii characters");
+  const clean = text.replace(B64_ALPHABET, "");
+  const data = clean.replace(/=+$/, "");
+  if (
+    data.includes("=") ||
+    data.length % 4 === 1 ||
+    (clean.length - data.length > 0 && clean.length % 4 !== 0)
+  ) {
+    throw new ConstructError("failed to decode base64 data: Incorrect padding");
+  }
+  if (clean.length % 4 !== 0 && clean.length === data.length) {
+    throw new ConstructError("failed to decode base64 data: Incorrect padding");
+  }
+  return new Uint8Array(Buffer.from(data, "base64"));
+}
+
+/** `!!timestamp`: a `YamlTimestamp` for PyYAML; Salt registers its scalar constructor, so there it stays a string. */
+export function constructTimestamp(text: string, flavor: YamlFlavor): YamlTimestamp | string {
+  if (flavor === "salt") return text;
+  const result = parseTimestamp(text);
+  if (typeof result === "string") throw new ConstructError(result);
+  return result;
+}
