@@ -1,2 +1,10 @@
-// placeholder: replaced by the package's real entry
-export {};
+export {
+  createStackAccumulator,
+  type StackAccumulator,
+  type StackAccumulatorOptions,
+  stackMergeAll,
+} from "./accumulator.js";
+export { pyEquals } from "./equality.js";
+export { type StackMergeOptions, stackMerge } from "./merge.js";
+export { stackMerger, strategyFromOptions } from "./plugin.js";
+export { isStackStrategy, STACK_STRATEGIES, type StackStrategy } from "./strategy.js";

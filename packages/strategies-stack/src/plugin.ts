@@ -1,0 +1,222 @@
+import {
+  type Dict,
+  hasOwn,
+  isPlainObject,
+  MergeError,
+  type MergerContext,
+  type MergerOptions,
+  type MergerPlugin,
+  type PathKey,
+  setKey,
+} from "@merge/core";
+import { cleanShared } from "./cleanup.js";
+import { pyMembership } from "./equality.js";
+import {
+  DIRECTIVE_KEY,
+  isListDirective,
+  isStackStrategy,
+  type StackStrategy,
+  unknownStrategyMessage,
+} from "./strategy.js";
+
+declare module "@merge/core" {
+  interface MergerMap {
+    stack: true;
+  }
+}
+
+// Spec options arrive with `-` read as `_` (core's spec parser), so `stack(merge-first)` gives `merge_first`.
+const OPTION_STRATEGIES: Readonly<Record<string, StackStrategy>> = Object.freeze({
+  merge_last: "merge-last",
+  merge_first: "merge-first",
+  remove: "remove",
+  overwrite: "overwrite",
+});
+
+/** The strategy a `stack(...)` spec entry selects as the default (`merge-last` when none is given). */
+export function strategyFromOptions(options: MergerOptions): StackStrategy {
+  const chosen = Object.keys(OPTION_STRATEGIES).filter((option) => options.has(option));
+  if (chosen.length > 1) {
+    throw new MergeError(
+      "SPEC_SYNTAX",
+      `stack() takes at most one default strategy, got ${chosen.join(", ")}`,
+      { plugin: "stack", details: { options: chosen } },
+    );
+  }
+  return chosen.length === 1 ? OPTION_STRATEGIES[chosen[0]!]! : "merge-last";
+}
+
+/**
+ * The `stack` merger: Salt PillarStack's merging of a new YAML mapping into the data merged so far.
+ * Mappings merge key by key and lists concatenate unless a `__` directive picks another strategy; scalars and
+ * values of different types are replaced by the new value. Pure: inputs are never changed, untouched subtrees are
+ * shared with them.
+ */
+export function stackMerger(): MergerPlugin {
+  return {
+    name: "stack",
+    kinds: ["dict", "list", "string", "number", "boolean", "null", "other"],
+    description:
+      "Salt PillarStack: merge-last (default), merge-first, remove or overwrite, chosen by `__` directives",
+    options: {
+      merge_last: "default strategy: mappings merge recursively, lists append the new items (Salt's default)",
+      merge_first:
+        "default strategy: like merge_last but the existing values win and new list items come first",
+      remove: "default strategy: delete the keys (or equal list items) that the new value lists",
+      overwrite: "default strategy: the new value replaces the old one",
+    },
+    create: (options, ctx) => createHandlers(strategyFromOptions(options), ctx),
+  };
+}
+
+function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
+  // Above zero while an old value is being merged *into* a new one (merge-first swaps them, like Salt). There the
+  // default is always merge-last, whatever default the spec chose, so the old side wins at every depth.
+  let swapped = 0;
+
+  const replace = (incoming: unknown) =>
+    typeof incoming === "object" && incoming !== null ? cleanShared(incoming) : incoming;
+
+  // Merges one key's values the way Salt does: same container type recurses, anything else takes the new value.
+  const child = (old: unknown, value: unknown, key: PathKey): unknown => {
+    if (typeof value === "object" && value !== null && typeof old === "object" && old !== null) {
+      if (Array.isArray(value)) {
+        if (Array.isArray(old)) return ctx.merge(old, value, key);
+      } else if (isPlainObject(value) && isPlainObject(old)) {
+        return ctx.merge(old, value, key);
+      }
+      if (ctx.tracing) ctx.explain("replaced", key, "types differ");
+      return cleanShared(value);
+    }
+    if (ctx.tracing && old !== value) ctx.explain("replaced", key);
+    return typeof value === "object" && value !== null ? cleanShared(value) : value;
+  };
+
+  // merge-first: the cleaned new value takes the key, then the old value is merged into it.
+  const swap = (old: unknown, value: unknown, key: PathKey): unknown => {
+    const fresh = replace(value);
+    swapped++;
+    try {
+      return child(fresh, old, key);
+    } finally {
+      swapped--;
+    }
+  };
+
+  const dictStrategy = (incoming: Dict): StackStrategy => {
+    if (!hasOwn(incoming, DIRECTIVE_KEY)) return swapped > 0 ? "merge-last" : fallback;
+    const written = incoming[DIRECTIVE_KEY];
+    if (!isStackStrategy(written)) {
+      ctx.fail("UNKNOWN_STRATEGY", unknownStrategyMessage(written, "mapping"), { strategy: written });
+    }
+    return written;
+  };
+
+  const dict = (base: Dict, incoming: unknown): unknown => {
+    if (!isPlainObject(incoming)) return incoming === undefined ? base : replace(incoming);
+    const strategy = dictStrategy(incoming);
+    if (strategy === "overwrite") {
+      if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
+      return cleanShared(incoming);
+    }
+    const keys = Object.keys(incoming);
+    if (strategy === "remove") return removeKeys(base, keys);
+    let out: Dict | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key === DIRECTIVE_KEY) continue;
+      const value = incoming[key];
+      let next: unknown;
+      if (hasOwn(base, key)) {
+        const old = base[key];
+        next = strategy === "merge-first" ? swap(old, value, key) : child(old, value, key);
+        if (next === old) continue;
+      } else {
+        next = typeof value === "object" && value !== null ? cleanShared(value) : value;
+        if (ctx.tracing) ctx.explain("added", key);
+      }
+      if (out === undefined) out = { ...base };
+      if (key === "__proto__") setKey(out, key, next);
+      else out[key] = next;
+    }
+    return out ?? base;
+  };
+
+  const removeKeys = (base: Dict, keys: readonly string[]): Dict => {
+    let doomed: Set<string> | undefined;
+    for (const key of keys) {
+      if (key === DIRECTIVE_KEY || !hasOwn(base, key)) continue;
+      doomed ??= new Set();
+      doomed.add(key);
+    }
+    if (doomed === undefined) return base;
+    const out: Dict = {};
+    for (const key of Object.keys(base)) {
+      if (doomed.has(key)) {
+        if (ctx.tracing) ctx.explain("removed", key);
+      } else {
+        setKey(out, key, base[key]);
+      }
+    }
+    return out;
+  };
+
+  const list = (base: readonly unknown[], incoming: unknown): unknown => {
+    if (!Array.isArray(incoming)) return incoming === undefined ? base : replace(incoming);
+    let strategy: StackStrategy = swapped > 0 ? "merge-last" : fallback;
+    let start = 0;
+    if (incoming.length > 0 && isListDirective(incoming[0])) {
+      const written = incoming[0][DIRECTIVE_KEY];
+      if (!isStackStrategy(written)) {
+        ctx.fail("UNKNOWN_STRATEGY", unknownStrategyMessage(written, "list"), { strategy: written });
+      }
+      strategy = written;
+      start = 1;
+    }
+    switch (strategy) {
+      case "overwrite":
+        if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
+        return start === 0 ? incoming : incoming.slice(start);
+      case "remove": {
+        const has = pyMembership(incoming, start);
+        const kept = base.filter((item) => !has(item));
+        if (ctx.tracing && kept.length !== base.length) ctx.explain("removed", undefined, "equal items");
+        return kept.length === base.length ? base : kept;
+      }
+      case "merge-first":
+        if (incoming.length === start) return base;
+        if (ctx.tracing) ctx.explain("prepended");
+        return concat(incoming, start, base, 0);
+      default:
+        if (incoming.length === start) return base;
+        if (ctx.tracing) ctx.explain("appended");
+        return concat(base, 0, incoming, start);
+    }
+  };
+
+  const scalar = (_base: unknown, incoming: unknown): unknown =>
+    incoming === undefined ? _base : replace(incoming);
+
+  return {
+    dict,
+    list,
+    string: scalar,
+    number: scalar,
+    boolean: scalar,
+    null: scalar,
+    other: scalar,
+  };
+}
+
+function concat(
+  first: readonly unknown[],
+  from: number,
+  second: readonly unknown[],
+  start: number,
+): unknown[] {
+  const out = new Array<unknown>(first.length - from + second.length - start);
+  let n = 0;
+  for (let i = from; i < first.length; i++) out[n++] = first[i];
+  for (let i = start; i < second.length; i++) out[n++] = second[i];
+  return out;
+}
