@@ -1,2 +1,41 @@
-// placeholder: replaced by the package's real entry
-export {};
+export { fixRow, floatAsText, floatColumns } from "./columns.js";
+export { classifyDriverError } from "./driver-errors.js";
+export type { MysqlErrorCode, QueryLabel } from "./errors.js";
+export { keyOf } from "./keys.js";
+export { mergeExtPillar } from "./merge.js";
+export {
+  createMysqlPillar,
+  type MysqlPillar,
+  type MysqlPillarOptions,
+  mysqlEntriesFromMaster,
+  mysqlPillar,
+} from "./pillar.js";
+export { type PreparedSql, prepareSql } from "./placeholders.js";
+export type { PoolLimits } from "./pool.js";
+export {
+  compareCodePoints,
+  type ExtPillarArgs,
+  extractQueries,
+  extractQueriesFromConfig,
+  LEGACY_QUERY_KEY,
+  parseWithLists,
+  pyTruthy,
+  type QuerySpec,
+  splitExtPillarConfig,
+} from "./queries.js";
+export {
+  describeSettings,
+  type MysqlSettings,
+  type MysqlSslSettings,
+  parseMysqlSettings,
+  SALT_MYSQL_DEFAULTS,
+} from "./settings.js";
+export {
+  createShaper,
+  effectiveDepth,
+  type Row,
+  type RowSink,
+  type ShapeOptions,
+  type Shaper,
+  shapeRows,
+} from "./shape.js";

@@ -1,0 +1,290 @@
+import type { EventEmitter } from "node:events";
+import { type Dict, isMergeError, isPlainObject, type MergeError } from "@merge/core";
+import type { FieldPacket, Pool, PoolConnection } from "mysql2";
+import { fixRow, floatColumns } from "./columns.js";
+import { redact, wrapDriverError } from "./driver-errors.js";
+import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
+import { mergeExtPillar } from "./merge.js";
+import { type PreparedSql, prepareSql } from "./placeholders.js";
+import { openPool, type PoolLimits, runOnce } from "./pool.js";
+import { extractQueriesFromConfig, type QuerySpec } from "./queries.js";
+import { createShaper, type RowSink, type Shaper } from "./shape.js";
+import { isMysqlSettings, type MysqlSettings, parseMysqlSettings } from "./settings.js";
+
+export interface MysqlPillarOptions extends PoolLimits {
+  /**
+   * Where to connect: a `mysql://` URL, a Salt master configuration (`mysql.host` ... or `mysql: {...}`), or
+   * settings from `parseMysqlSettings`. Missing settings get Salt's defaults.
+   */
+  readonly connection?: string | Readonly<Dict> | MysqlSettings;
+  /** The value under one `- mysql:` entry of `ext_pillar` (a mapping, a list, or one query). */
+  readonly queries?: unknown;
+  /** Several `- mysql:` values; their results are merged in order, as Salt merges ext_pillar results. */
+  readonly entries?: readonly unknown[];
+  /** Milliseconds one query may run (default 60000; 0 turns the limit off). */
+  readonly queryTimeout?: number;
+}
+
+/** A reusable MySQL pillar: one bounded pool, many fetches. */
+export interface MysqlPillar {
+  /** The normalised queries of each entry, in the order they run. */
+  readonly queries: readonly (readonly QuerySpec[])[];
+  /** Runs every query for one minion and returns the shaped data; rejects with a coded `MergeError`. */
+  fetch(minionId: string): Promise<Dict>;
+  /** Closes the pool (waits for running fetches to give their connections back). */
+  close(): Promise<void>;
+}
+
+interface PreparedQuery {
+  readonly spec: QuerySpec;
+  readonly prepared: PreparedSql;
+  readonly label: QueryLabel;
+}
+
+const DEFAULT_QUERY_TIMEOUT = 60_000;
+
+function settingsOf(connection: MysqlPillarOptions["connection"]): MysqlSettings {
+  if (connection === undefined) return parseMysqlSettings({});
+  if (typeof connection !== "string" && isMysqlSettings(connection)) return connection;
+  return parseMysqlSettings(connection);
+}
+
+function prepareEntry(entry: unknown): PreparedQuery[] {
+  return extractQueriesFromConfig(entry).map((spec, index) => ({
+    spec,
+    prepared: prepareSql(spec.query),
+    label: { root: spec.root, index, sql: spec.query },
+  }));
+}
+
+function acquire(pool: Pool): Promise<PoolConnection> {
+  return new Promise((resolve, reject) => {
+    pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection)));
+  });
+}
+
+function plainQuery(connection: PoolConnection, sql: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    connection.query(sql, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+/**
+ * Creates a MySQL pillar. Configuration errors (`SQL_CONFIG`) are thrown here; the pool and the driver are only
+ * opened by the first `fetch`.
+ */
+export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
+  const settings = settingsOf(options.connection);
+  const entryValues = options.entries ?? (options.queries === undefined ? [] : [options.queries]);
+  const entries = entryValues.map(prepareEntry);
+  const queryTimeout = options.queryTimeout ?? DEFAULT_QUERY_TIMEOUT;
+  if (!(queryTimeout >= 0))
+    throw mysqlError("SQL_CONFIG", `queryTimeout must be ≥ 0 ms, got ${queryTimeout}`);
+  const secrets = [settings.password];
+  let poolPromise: Promise<Pool> | undefined;
+  let closed = false;
+  const cleanups = new Set<Promise<void>>();
+
+  const getPool = (): Promise<Pool> => {
+    poolPromise ??= openPool(settings, options);
+    return poolPromise;
+  };
+
+  const stopQuery = (threadId: number | null | undefined) => {
+    if (typeof threadId !== "number") return;
+    // The thread id is a number the server gave us, not user input.
+    const job = runOnce(settings, `KILL ${Math.trunc(threadId)}`).finally(() => cleanups.delete(job));
+    cleanups.add(job);
+  };
+
+  const runQuery = (connection: PoolConnection, minionId: string, query: PreparedQuery, shaper: Shaper) =>
+    new Promise<void>((resolve, reject) => {
+      const { spec, prepared, label } = query;
+      let settled = false;
+      let sink: RowSink | undefined;
+      let floats: number[] | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (error?: unknown) => {
+        if (settled) return;
+        settled = true;
+        if (timer !== undefined) clearTimeout(timer);
+        if (error === undefined) resolve();
+        else reject(error);
+      };
+      shaper.enterRoot(spec.root);
+      const values = new Array<string>(prepared.parameters).fill(minionId);
+      const command = connection.execute(
+        { sql: prepared.sql, rowsAsArray: true },
+        values,
+      ) as unknown as EventEmitter;
+      command.on("fields", (fields: FieldPacket[], index?: number) => {
+        if (settled || sink !== undefined || (index ?? 0) > 0) return;
+        try {
+          sink = shaper.begin(
+            fields.map((field) => field.name),
+            {
+              depth: spec.depth,
+              asList: spec.asList,
+              withLists: spec.withLists,
+              ignoreNull: spec.ignoreNull,
+              query: label,
+            },
+          );
+          floats = floatColumns(fields as unknown as { name: string; columnType?: number }[]);
+        } catch (error) {
+          finish(error);
+        }
+      });
+      command.on("result", (row: unknown[], index?: number) => {
+        if (settled || sink === undefined || (index ?? 0) > 0) return;
+        try {
+          sink.push(floats === undefined ? row : fixRow(row, floats));
+        } catch (error) {
+          finish(error);
+        }
+      });
+      command.on("error", (error: unknown) => {
+        finish(wrapDriverError(error, "query", label, secrets, "the query"));
+      });
+      command.on("end", () => {
+        if (settled) return;
+        if (sink === undefined) {
+          finish(
+            mysqlError(
+              "SQL_QUERY",
+              `${describeQuery(label)} returned no rows and no columns (is it a SELECT?): ${abbreviateSql(spec.query)}`,
+              { query: label },
+            ),
+          );
+          return;
+        }
+        try {
+          sink.end();
+          finish();
+        } catch (error) {
+          finish(error);
+        }
+      });
+      if (queryTimeout > 0) {
+        timer = setTimeout(() => {
+          finish(
+            mysqlError(
+              "SQL_TIMEOUT",
+              `${describeQuery(label)} did not finish within ${queryTimeout} ms: ${abbreviateSql(spec.query)}`,
+              { query: label, details: { timeoutMs: queryTimeout } },
+            ),
+          );
+          stopQuery(connection.threadId);
+        }, queryTimeout);
+      }
+    });
+
+  const fetch = async (minionId: string): Promise<Dict> => {
+    if (closed) throw mysqlError("SQL_CLOSED", "the MySQL pillar is closed; create a new one");
+    if (typeof minionId !== "string") {
+      throw mysqlError("SQL_CONFIG", `the minion id must be text, got ${typeof minionId}`);
+    }
+    if (entries.every((entry) => entry.length === 0)) return {};
+    const first = entries.find((entry) => entry.length > 0)![0]!.label;
+    const pool = await getPool();
+    let connection: PoolConnection;
+    try {
+      connection = await acquire(pool);
+    } catch (error) {
+      throw wrapDriverError(error, "connect", first, secrets, describeServer(settings));
+    }
+    let healthy = false;
+    try {
+      // Salt's MySQLdb connection does not autocommit: all queries of a fetch read one snapshot and whatever a
+      // query might write is rolled back when the connection closes. A transaction we roll back does the same.
+      try {
+        await plainQuery(connection, "START TRANSACTION");
+      } catch (error) {
+        throw wrapDriverError(error, "query", first, secrets, "the start of the transaction");
+      }
+      let merged: Dict = {};
+      for (const [number, entry] of entries.entries()) {
+        const shaper = createShaper();
+        for (const query of entry) await runQuery(connection, minionId, query, shaper);
+        merged = number === 0 ? shaper.result() : mergeExtPillar(merged, shaper.result());
+      }
+      await plainQuery(connection, "ROLLBACK");
+      healthy = true;
+      return merged;
+    } catch (error) {
+      throw isMergeError(error)
+        ? error
+        : wrapDriverError(error, "query", first, secrets, "the end of the fetch");
+    } finally {
+      // After a failure the connection may still be streaming rows or be mid-transaction: drop it.
+      if (healthy) connection.release();
+      else connection.destroy();
+    }
+  };
+
+  return {
+    queries: entries.map((entry) => entry.map((query) => query.spec)),
+    fetch: async (minionId) => {
+      try {
+        return await fetch(minionId);
+      } catch (error) {
+        throw scrub(error, secrets);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (poolPromise !== undefined) {
+        const pool = await poolPromise.catch(() => undefined);
+        if (pool !== undefined) await new Promise<void>((resolve) => pool.end(() => resolve()));
+      }
+      await Promise.all([...cleanups]);
+    },
+  };
+}
+
+function describeServer(settings: MysqlSettings): string {
+  return settings.socketPath === undefined ? `${settings.host}:${settings.port}` : settings.socketPath;
+}
+
+/** Last line of defence: no message leaves with the password in it. */
+function scrub(error: unknown, secrets: readonly string[]): unknown {
+  if (isMergeError(error) && secrets.some((secret) => secret !== "" && error.message.includes(secret))) {
+    const clean = mysqlError(
+      (error as MergeError).code as Parameters<typeof mysqlError>[0],
+      redact(error.message, secrets),
+    );
+    return clean;
+  }
+  return error;
+}
+
+/**
+ * One call as Salt makes it: `ext_pillar(minion_id, pillar, *args, **kwargs)` for the `- mysql:` value in
+ * `options.queries`. Opens a pool, fetches, closes. The current `pillar` is accepted for the same signature and,
+ * as in Salt, not used.
+ */
+export async function mysqlPillar(
+  minionId: string,
+  _pillar: unknown,
+  options: MysqlPillarOptions,
+): Promise<Dict> {
+  const pillar = createMysqlPillar(options);
+  try {
+    return await pillar.fetch(minionId);
+  } finally {
+    await pillar.close();
+  }
+}
+
+/** The values of every `- mysql:` entry in a master configuration's `ext_pillar` list, in order. */
+export function mysqlEntriesFromMaster(master: Readonly<Dict>): unknown[] {
+  const list = master.ext_pillar;
+  if (list === undefined || list === null) return [];
+  if (!Array.isArray(list)) throw mysqlError("SQL_CONFIG", "ext_pillar must be a list");
+  const out: unknown[] = [];
+  for (const item of list) {
+    if (isPlainObject(item) && Object.hasOwn(item, "mysql")) out.push(item.mysql);
+  }
+  return out;
+}

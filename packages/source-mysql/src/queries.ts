@@ -1,0 +1,209 @@
+import { type Dict, hasOwn, isPlainObject } from "@merge/core";
+import { mysqlError } from "./errors.js";
+
+/** One query after normalisation: what Salt's `extract_queries` returns as `[root, {...}]`. */
+export interface QuerySpec {
+  /** The keyword the query was given under (its results go below this key), `undefined` for positional ones. */
+  readonly root: string | undefined;
+  /** The SQL text as configured (Salt's `%s` placeholders included). */
+  readonly query: string;
+  /** Requested depth: 0 means "as deep as the columns allow". Checked against the field count when rows arrive. */
+  readonly depth: number;
+  /** Collisions become lists instead of overwriting. */
+  readonly asList: boolean;
+  /** Levels (1-based column numbers) whose keys are dropped and whose values become lists. */
+  readonly withLists: readonly number[];
+  /** A NULL value does not overwrite an existing one (and creates no key). */
+  readonly ignoreNull: boolean;
+}
+
+/** The positional and keyword arguments Salt passes to `ext_pillar` for one `- mysql:` entry. */
+export interface ExtPillarArgs {
+  readonly args: readonly unknown[];
+  readonly kwargs: Readonly<Dict>;
+}
+
+/** The keyword of the pre-2015 configuration, run first and written at the root. */
+export const LEGACY_QUERY_KEY = "mysql_query";
+
+/**
+ * Splits the value under `- mysql:` the way Salt calls `ext_pillar`: a mapping becomes keyword arguments, a list
+ * positional arguments, anything else a single positional argument.
+ */
+export function splitExtPillarConfig(value: unknown): ExtPillarArgs {
+  if (isPlainObject(value)) return { args: [], kwargs: value };
+  if (Array.isArray(value)) return { args: value, kwargs: {} };
+  return { args: [value], kwargs: {} };
+}
+
+/** Python's truth test, which Salt applies to `as_list`, `ignore_null` and `with_lists`. */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
+  if (typeof value === "bigint") return value !== 0n;
+  if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
+  if (isPlainObject(value)) return Object.keys(value).length > 0;
+  return true;
+}
+
+/** Compares strings by Unicode code point, as Python sorts `str` (JS's default sort compares UTF-16 units). */
+export function compareCodePoints(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Only when a surrogate meets a unit above the surrogate block does UTF-16 order disagree with code points.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) {
+      if (xs && y >= 0xe000) return 1;
+      if (ys && x >= 0xe000) return -1;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+const PY_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+
+/**
+ * Parses `with_lists` given as text the way Salt does (`int()` of each comma-separated piece), so `" 1, 2"` works
+ * and `"1,"` or `"a"` is an error.
+ */
+export function parseWithLists(text: string, where = "with_lists"): number[] {
+  return text.split(",").map((piece) => {
+    if (!PY_INT.test(piece)) {
+      throw mysqlError(
+        "SQL_CONFIG",
+        `${where}: ${JSON.stringify(piece)} in ${JSON.stringify(text)} is not a number`,
+      );
+    }
+    return Number.parseInt(piece.replace(/_/g, "").trim(), 10);
+  });
+}
+
+/** Keeps the entries of a `with_lists` list that can equal a level number (Python compares with `==`). */
+function levelsOf(list: readonly unknown[]): number[] {
+  const out: number[] = [];
+  for (const item of list) {
+    if (typeof item === "boolean") out.push(item ? 1 : 0);
+    else if (typeof item === "number" && Number.isInteger(item)) out.push(item);
+    else if (typeof item === "bigint") out.push(Number(item));
+    // Strings, floats with a fraction and containers never equal a level in Salt either: ignored.
+  }
+  return out;
+}
+
+function label(root: string | undefined, index: number): string {
+  return root === undefined ? `query #${index + 1}` : `query ${JSON.stringify(root)}`;
+}
+
+function checkDepth(depth: unknown, where: string): number {
+  if (typeof depth === "boolean") return depth ? 1 : 0;
+  if (typeof depth === "bigint") depth = Number(depth);
+  if (typeof depth !== "number" || Number.isNaN(depth)) {
+    throw mysqlError(
+      "SQL_CONFIG",
+      `${where}: depth must be a number, got ${JSON.stringify(depth) ?? String(depth)}`,
+    );
+  }
+  if (depth < 0) {
+    throw mysqlError("SQL_CONFIG", `${where}: depth must not be negative, got ${depth}`);
+  }
+  return depth;
+}
+
+/** Salt's filter: does this entry carry query text? (Some entries it keeps make it crash later; we report those.) */
+function hasQuery(entry: unknown, where: string): boolean {
+  if (typeof entry === "string") return entry.length > 0;
+  if (Array.isArray(entry)) return entry.length > 0 && pyTruthy(entry[0]);
+  if (isPlainObject(entry)) {
+    if (!hasOwn(entry, "query")) return false;
+    const query = entry.query;
+    if (typeof query === "string" || Array.isArray(query)) return query.length > 0;
+    if (isPlainObject(query)) return Object.keys(query).length > 0;
+    // Salt calls len() on it and crashes.
+    throw mysqlError(
+      "SQL_CONFIG",
+      `${where}: query must be text, got ${JSON.stringify(query) ?? String(query)}`,
+    );
+  }
+  return false;
+}
+
+function normalise(root: string | undefined, entry: unknown, index: number): QuerySpec {
+  const where = label(root, index);
+  let query: unknown;
+  let depth: unknown = 0;
+  let asList: unknown = false;
+  let withLists: unknown = null;
+  let ignoreNull: unknown = false;
+  if (typeof entry === "string") {
+    query = entry;
+  } else if (Array.isArray(entry)) {
+    query = entry[0];
+    if (entry.length > 1) depth = entry[1];
+    // A third item is ignored, as in Salt.
+  } else {
+    const map = entry as Dict;
+    query = map.query;
+    if (hasOwn(map, "depth")) depth = map.depth;
+    if (hasOwn(map, "as_list")) asList = map.as_list;
+    if (hasOwn(map, "with_lists")) withLists = map.with_lists;
+    if (hasOwn(map, "ignore_null")) ignoreNull = map.ignore_null;
+  }
+  if (typeof query !== "string") {
+    throw mysqlError(
+      "SQL_CONFIG",
+      `${where}: query must be text, got ${JSON.stringify(query) ?? String(query)}`,
+    );
+  }
+  let levels: number[] = [];
+  if (pyTruthy(withLists)) {
+    if (typeof withLists === "string") levels = parseWithLists(withLists, `${where}: with_lists`);
+    else if (Array.isArray(withLists)) levels = levelsOf(withLists);
+    else {
+      throw mysqlError(
+        "SQL_CONFIG",
+        `${where}: with_lists must be a list of numbers or text like "1,3", got ${JSON.stringify(withLists)}`,
+      );
+    }
+  }
+  return {
+    root,
+    query,
+    depth: checkDepth(depth, where),
+    asList: pyTruthy(asList),
+    withLists: levels,
+    ignoreNull: pyTruthy(ignoreNull),
+  };
+}
+
+/**
+ * Normalises one `- mysql:` entry into the queries to run, in Salt's order: the legacy `mysql_query` keyword first
+ * (at the root), then positional entries in order, then keyword entries sorted by code point. An entry is a string,
+ * a list `[query, depth]` or a mapping `{query, depth, as_list, with_lists, ignore_null}`; entries without query
+ * text are dropped. Throws `SQL_CONFIG` where Salt would crash (a negative depth, unparsable `with_lists`, ...).
+ */
+export function extractQueries(args: readonly unknown[] = [], kwargs: Readonly<Dict> = {}): QuerySpec[] {
+  const buffer: [string | undefined, unknown][] = [];
+  const keys = Object.keys(kwargs);
+  if (hasOwn(kwargs, LEGACY_QUERY_KEY)) buffer.push([undefined, kwargs[LEGACY_QUERY_KEY]]);
+  for (const entry of args) buffer.push([undefined, entry]);
+  const named = keys.filter((key) => key !== LEGACY_QUERY_KEY).sort(compareCodePoints);
+  for (const key of named) buffer.push([key, kwargs[key]]);
+
+  const out: QuerySpec[] = [];
+  for (const [root, entry] of buffer) {
+    if (!hasQuery(entry, label(root, out.length))) continue;
+    out.push(normalise(root, entry, out.length));
+  }
+  return out;
+}
+
+/** `extractQueries` for the value under `- mysql:` as it appears in the master configuration. */
+export function extractQueriesFromConfig(value: unknown): QuerySpec[] {
+  const { args, kwargs } = splitExtPillarConfig(value);
+  return extractQueries(args, kwargs);
+}
