@@ -1,4 +1,4 @@
-import { type CST, Composer, type Document, LineCounter, Parser } from "yaml";
+import { type CST, Composer, type Document, Lexer, LineCounter, Parser } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { type BuiltPosition, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
@@ -6,7 +6,7 @@ import type { YamlFlavor } from "./scalars.js";
 /** Default budget of constructed nodes, aliases counted as often as they are used (billion-laughs defence). */
 export const DEFAULT_MAX_NODES = 10_000_000;
 /** Default limit of collection nesting; deeper input is a `DEPTH_LIMIT` error (never a stack overflow). */
-export const DEFAULT_MAX_DEPTH = 1000;
+export const DEFAULT_MAX_DEPTH = 500;
 
 export interface LoadYamlOptions {
   /** Which loader to agree with: `pyyaml` (`yaml.safe_load`, cloud-init; default) or `salt` (`SaltYamlSafeLoader`). */
@@ -15,7 +15,7 @@ export interface LoadYamlOptions {
   readonly filename?: string;
   /** Budget of nodes after alias expansion (default 10,000,000); exceeding it is a `SIZE_LIMIT` error. */
   readonly maxNodes?: number;
-  /** Deepest collection nesting accepted (default 1000); deeper is a `DEPTH_LIMIT` error. */
+  /** Deepest collection nesting accepted (default 500); deeper is a `DEPTH_LIMIT` error. */
   readonly maxDepth?: number;
   /**
    * `object` (default): mappings are plain objects with keys named as `json.dumps` names them (`1`, `true`,
@@ -116,6 +116,41 @@ function checkDepth(token: CST.Token, maxDepth: number, lines: LineCounter, file
   }
 }
 
+/**
+ * Deeply nested flow collections (`[[[[...`) make the syntax tree builder slow long before the depth check could
+ * see them, so when the text holds enough brackets to be suspect, the lexer (which knows when `[` is an indicator)
+ * measures flow nesting first and stops at the limit.
+ */
+function checkFlowDepth(text: string, maxDepth: number, file: string | undefined): void {
+  let brackets = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) brackets++;
+  }
+  if (brackets <= maxDepth) return;
+  let depth = 0;
+  let offset = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    if (lexeme === "[" || lexeme === "{") {
+      depth++;
+      if (depth > maxDepth) {
+        const lines = new LineCounter();
+        lines.addNewLine(0);
+        for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1))
+          lines.addNewLine(i + 1);
+        throw yamlError(
+          "DEPTH_LIMIT",
+          `collections nested deeper than ${maxDepth} levels`,
+          file,
+          mark(lines, offset),
+        );
+      }
+    } else if (lexeme === "]" || lexeme === "}") depth--;
+    // The lexer's control lexemes (document start, flow end, scalar) carry no source text.
+    if (lexeme !== "\x02" && lexeme !== "\x18" && lexeme !== "\x1f") offset += lexeme.length;
+  }
+}
+
 function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared {
   const file = options.filename;
   let text = decode(input, file);
@@ -134,6 +169,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
     );
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  checkFlowDepth(text, maxDepth, file);
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   for (const token of tokens) checkDepth(token, maxDepth, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
@@ -144,7 +180,8 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
 function syntaxError(doc: Document.Parsed, lines: LineCounter, file: string | undefined): void {
   const first = doc.errors[0];
   if (first === undefined) return;
-  const code: YamlErrorCode = first.code === "TAB_AS_INDENT" ? "YAML_PARSE" : "YAML_PARSE";
+  // The yaml package reports its own stack exhaustion; it is a nesting problem for the user.
+  const code: YamlErrorCode = first.code === "RESOURCE_EXHAUSTION" ? "DEPTH_LIMIT" : "YAML_PARSE";
   const message = first.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
   throw yamlError(code, message, file, mark(lines, first.pos[0]), first);
 }
