@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createCloudInitRegistry } from "./plugins.js";
 
 const registry = createCloudInitRegistry();
-const merge = (spec: string, base: unknown, incoming: unknown) => registry.resolve(spec).merge(base, incoming);
+const merge = (spec: string, base: unknown, incoming: unknown) =>
+  registry.resolve(spec).merge(base, incoming);
 
 describe("dict merger: no_replace (default)", () => {
   it("adds new keys, merges new mappings and keeps other old values", () => {
@@ -39,11 +40,15 @@ describe("dict merger: no_replace (default)", () => {
 describe("dict merger: replace", () => {
   it("lets the new value win per key and merges nothing recursively", () => {
     expect(
-      merge("dict(replace,recurse_list,recurse_str)+list(append)+str(append)", { a: [1], s: "x", d: { x: 1 } }, {
-        a: [2],
-        s: "y",
-        d: { y: 1 },
-      }),
+      merge(
+        "dict(replace,recurse_list,recurse_str)+list(append)+str(append)",
+        { a: [1], s: "x", d: { x: 1 } },
+        {
+          a: [2],
+          s: "y",
+          d: { y: 1 },
+        },
+      ),
     ).toEqual({ a: [2], s: "y", d: { y: 1 } });
   });
   it("wins over no_replace whatever the order", () => {
@@ -53,14 +58,19 @@ describe("dict merger: replace", () => {
     expect(merge("dict(overwrite)", { a: 1 }, { a: 2 })).toEqual({ a: 2 });
   });
   it("matches a settings string by substring: no_replace contains replace", () => {
-    expect(registry.resolve([{ name: "dict", settings: "no_replace" }]).merge({ a: 1 }, { a: 2 })).toEqual({ a: 2 });
+    expect(registry.resolve([{ name: "dict", settings: "no_replace" }]).merge({ a: 1 }, { a: 2 })).toEqual({
+      a: 2,
+    });
   });
 });
 
 describe("dict merger: allow_delete", () => {
   it("deletes an existing key given null and adds a null for a missing key", () => {
     expect(merge("dict(allow_delete)", { a: 1, b: 2 }, { a: null, z: null })).toEqual({ b: 2, z: null });
-    expect(merge("dict(allow_delete,replace)", { a: 1, b: 2 }, { a: null, z: null })).toEqual({ b: 2, z: null });
+    expect(merge("dict(allow_delete,replace)", { a: 1, b: 2 }, { a: null, z: null })).toEqual({
+      b: 2,
+      z: null,
+    });
   });
   it("keeps an existing key given null without the option", () => {
     expect(merge("dict()", { a: 1 }, { a: null })).toEqual({ a: 1 });

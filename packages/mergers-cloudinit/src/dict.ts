@@ -61,7 +61,9 @@ export function dictMerger(): MergerPlugin {
           } else if (replace) {
             setKey(out, key, value);
             if (ctx.tracing) ctx.explain("replaced", key);
-          } else if (Array.isArray(value) ? recurseList : typeof value === "string" ? recurseStr : isPlainObject(value)) {
+          } else if (
+            Array.isArray(value) ? recurseList : typeof value === "string" ? recurseStr : isPlainObject(value)
+          ) {
             setKey(out, key, merge(out[key], value, key));
           } else if (ctx.tracing) {
             ctx.explain("kept", key, "no_replace keeps the old value");

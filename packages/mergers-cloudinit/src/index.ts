@@ -1,2 +1,28 @@
-// placeholder: replaced by the package's real entry
-export {};
+export {
+  extractDeclaration,
+  mergeTypeHeader,
+  type PartDeclaration,
+  type PartHeaders,
+} from "./declarations.js";
+export { type DictMethod, dictMerger, dictMethodOf } from "./dict.js";
+export { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
+export { type ListMethod, listMerger, listMethodOf } from "./list.js";
+export { contentTypeOf, parseUserData, type SkippedPart, type UserData } from "./mime.js";
+export {
+  type CloudConfigMode,
+  type CloudConfigPart,
+  type CloudConfigResult,
+  type CloudConfigType,
+  type MergeCloudConfigOptions,
+  mergeCloudConfig,
+  type PartOutcome,
+} from "./parts.js";
+export {
+  CLOUD_CONFIG_DEFAULT_SPEC,
+  cloudInitPlugins,
+  createCloudInitRegistry,
+  MERGERS_DEFAULT_SPEC,
+  STACK_DEFAULT_SPEC,
+} from "./plugins.js";
+export { strMerger } from "./str.js";
+export { mergeUserData, type UserDataResult } from "./user-data.js";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createCloudInitRegistry } from "./plugins.js";
 
 const registry = createCloudInitRegistry();
-const merge = (spec: string, base: unknown, incoming: unknown) => registry.resolve(spec).merge(base, incoming);
+const merge = (spec: string, base: unknown, incoming: unknown) =>
+  registry.resolve(spec).merge(base, incoming);
 const failure = (fn: () => unknown): MergeError => {
   try {
     fn();

@@ -4,7 +4,7 @@ import { hasOwn, isPlainObject } from "@merge/core";
 /** How the list merger combines two lists, chosen by fixed precedence (cloud-init's `MERGE_TYPES` order). */
 export type ListMethod = "append" | "prepend" | "replace" | "no_replace";
 
-const enum Method {
+enum Method {
   Append = 0,
   Prepend = 1,
   Replace = 2,
@@ -83,7 +83,13 @@ export function listMerger(): MergerPlugin {
         } else {
           for (let i = 0; i < shared; i++) {
             const item = incoming[i];
-            if (Array.isArray(item) ? recurseList : typeof item === "string" ? recurseStr : recurseDict && isPlainObject(item)) {
+            if (
+              Array.isArray(item)
+                ? recurseList
+                : typeof item === "string"
+                  ? recurseStr
+                  : recurseDict && isPlainObject(item)
+            ) {
               out[i] = ctx.merge(out[i], item, i);
             } else {
               out[i] = item;
@@ -108,7 +114,8 @@ function concat(
   let n = 0;
   for (let i = 0; i < first.length; i++) out[n++] = first[i];
   for (let i = 0; i < second.length; i++) out[n++] = second[i];
-  if (ctx.tracing) ctx.explain(action, undefined, `${action === "appended" ? second.length : first.length} item(s)`);
+  if (ctx.tracing)
+    ctx.explain(action, undefined, `${action === "appended" ? second.length : first.length} item(s)`);
   return out;
 }
 

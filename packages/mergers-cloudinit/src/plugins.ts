@@ -15,8 +15,13 @@ declare module "@merge/core" {
 /** cloud-init's mergers when a part declares none (`DEF_MERGERS` of its cloud-config handler). */
 export const CLOUD_CONFIG_DEFAULT_SPEC = "dict(replace)+list()+str()";
 
-/** The bottom of the merger stack in the seed's design (`stack` mode). `extend` means `append` here. */
-export const STACK_DEFAULT_SPEC = "list(extend)+dict()+str(append)";
+/**
+ * The bottom of the merger stack in the seed's design (`stack` mode): its `list(extend)+dict()+str(append)`. In the
+ * seed's mergers a `dict()` merged the values of a key both mappings have whatever their type; today's `dict` does
+ * that for lists and strings only with `recurse_list` / `recurse_str`, so those flags say the same thing here, and
+ * the seed's `run_cmd` example gives `bash1`..`bash4` as it promises. `extend` means `append`.
+ */
+export const STACK_DEFAULT_SPEC = "list(extend)+dict(recurse_list,recurse_str)+str(append)";
 
 /** `DEF_MERGE_TYPE` of cloud-init's merger module: what `util.mergemanydict` uses. */
 export const MERGERS_DEFAULT_SPEC = "list()+dict()+str()";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createCloudInitRegistry } from "./plugins.js";
 
 const registry = createCloudInitRegistry();
-const merge = (spec: string, base: unknown, incoming: unknown) => registry.resolve(spec).merge(base, incoming);
+const merge = (spec: string, base: unknown, incoming: unknown) =>
+  registry.resolve(spec).merge(base, incoming);
 
 describe("str merger", () => {
   it("returns the new value whatever its type without append", () => {
@@ -38,7 +39,9 @@ describe("engine rules seen through the cloud-init mergers", () => {
     expect(merge("m_list(append)", [1], [2])).toEqual([1, 2]);
   });
   it("reports unknown options in strict mode and ignores them in lenient mode", () => {
-    expect(() => registry.resolve("list(apend)")).toThrow(expect.objectContaining({ code: "UNKNOWN_OPTION" }));
+    expect(() => registry.resolve("list(apend)")).toThrow(
+      expect.objectContaining({ code: "UNKNOWN_OPTION" }),
+    );
     expect(registry.resolve("list(apend)", { lenient: true }).merge([1], [2])).toEqual([2]);
   });
   it("rejects an unknown merger name and a malformed segment", () => {

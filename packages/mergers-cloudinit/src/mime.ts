@@ -1,0 +1,258 @@
+import { gunzipSync } from "node:zlib";
+import { isPlainObject, MergeError } from "@merge/core";
+import type { CloudConfigPart, CloudConfigType } from "./parts.js";
+import { loadPartYaml } from "./yaml.js";
+
+/** A part of the user-data that is not cloud-config, and why it was left out of the merge. */
+export interface SkippedPart {
+  readonly name: string;
+  readonly type: string;
+  readonly reason: string;
+}
+
+/** User-data taken apart as cloud-init's user-data processor does. */
+export interface UserData {
+  /** The `text/cloud-config` and `text/cloud-config-jsonp` parts, in message order, with their headers. */
+  readonly parts: CloudConfigPart[];
+  /** Every other part (scripts, boothooks, includes...), which the cloud-config handler never sees. */
+  readonly skipped: SkippedPart[];
+}
+
+const GZIP_TYPES = new Set([
+  "application/gzip",
+  "application/gzip-compressed",
+  "application/gzipped",
+  "application/x-compress",
+  "application/x-compressed",
+  "application/x-gunzip",
+  "application/x-gzip",
+  "application/x-gzip-compressed",
+]);
+const SNIFFED_TYPES = new Set(["text/plain", "text/x-not-multipart", "text/x-shellscript"]);
+const INCLUDE_TYPES = new Set(["text/x-include-url", "text/x-include-once-url"]);
+const ARCHIVE_TYPE = "text/cloud-config-archive";
+
+// cloud-init's INCLUSION_TYPES_MAP, longest prefix first (its INCLUSION_SRCH order).
+const STARTS_WITH: readonly (readonly [string, string])[] = [
+  ["#cloud-config-archive", "text/cloud-config-archive"],
+  ["#cloud-config-jsonp", "text/cloud-config-jsonp"],
+  ["## template: jinja", "text/jinja2"],
+  ["#cloud-boothook", "text/cloud-boothook"],
+  ["#include-once", "text/x-include-once-url"],
+  ["#part-handler", "text/part-handler"],
+  ["#cloud-config", "text/cloud-config"],
+  ["#upstart-job", "text/upstart-job"],
+  ["#include", "text/x-include-url"],
+  ["#!", "text/x-shellscript"],
+];
+
+/** cloud-init's `type_from_starts_with`: the content type a text announces by its first characters. */
+export function contentTypeOf(text: string): string | undefined {
+  const head = text.trimStart().slice(0, 32).toLowerCase();
+  for (const [prefix, type] of STARTS_WITH) if (head.startsWith(prefix)) return type;
+  return undefined;
+}
+
+interface Leaf {
+  readonly headers: [string, string][];
+  readonly contentType: string | undefined;
+  readonly filename: string | undefined;
+  readonly payload: Buffer;
+}
+
+/**
+ * Takes user-data apart as cloud-init does: a gzipped blob is inflated; a blob with `MIME-Version:` in its first
+ * 4096 bytes is a MIME message whose leaf parts are decoded (base64, quoted-printable) and, for gzip content types,
+ * inflated; `text/plain`, `text/x-not-multipart` and `text/x-shellscript` parts are typed by their first line;
+ * `#cloud-config-archive` parts are exploded. Parts without a file name are named `part-001`, `part-002`, ... in
+ * the order cloud-init attaches them. MIME problems are `MIME_PARSE` errors.
+ */
+export async function parseUserData(raw: string | Uint8Array): Promise<UserData> {
+  let bytes: Buffer = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw);
+  bytes = inflateQuietly(bytes);
+  const leaves = bytes.subarray(0, 4096).toString("latin1").toLowerCase().includes("mime-version:")
+    ? await splitMime(bytes)
+    : [{ headers: [], contentType: "text/x-not-multipart", filename: undefined, payload: bytes }];
+
+  const out: UserData = { parts: [], skipped: [] };
+  let attached = 0;
+  const attach = (type: string, text: string, headers: [string, string][], filename: string | undefined) => {
+    attached++;
+    const name = filename ?? `part-${String(attached).padStart(3, "0")}`;
+    if (type === "text/cloud-config" || type === "text/cloud-config-jsonp") {
+      out.parts.push({ text, name, headers: withType(headers, type), type: type as CloudConfigType });
+    } else {
+      out.skipped.push({ name, type, reason: `${type} parts are not cloud-config` });
+    }
+  };
+
+  let number = 0;
+  for (const leaf of leaves) {
+    number++;
+    let type = leaf.contentType ?? "text/plain";
+    let payload = leaf.payload;
+    let headers = leaf.headers;
+    if (GZIP_TYPES.has(type)) {
+      try {
+        payload = gunzipSync(payload);
+      } catch (cause) {
+        throw new MergeError(
+          "MIME_PARSE",
+          `part ${number} (${type}) cannot be decompressed: ${(cause as Error).message}`,
+          {
+            source: { file: leaf.filename ?? `part ${number}` },
+            cause,
+          },
+        );
+      }
+      // cloud-init rebuilds a decompressed part with only its file name, so its Merge-Type headers are lost.
+      type = "text/plain";
+      headers = [];
+    }
+    const text = payload.toString("utf8");
+    if (SNIFFED_TYPES.has(type)) type = contentTypeOf(text) ?? type;
+    if (INCLUDE_TYPES.has(type)) {
+      out.skipped.push({
+        name: leaf.filename ?? `part ${number}`,
+        type,
+        reason: "#include parts fetch URLs, which this library does not do",
+      });
+      continue;
+    }
+    if (type === ARCHIVE_TYPE) {
+      for (const entry of explodeArchive(text, leaf.filename ?? `part ${number}`)) {
+        attach(entry.type, entry.text, entry.headers, entry.filename);
+      }
+      continue;
+    }
+    attach(type, text, headers, leaf.filename);
+  }
+  return out;
+}
+
+function withType(headers: [string, string][], type: string): [string, string][] {
+  return [...headers.filter(([name]) => name !== "Content-Type"), ["Content-Type", type]];
+}
+
+function inflateQuietly(bytes: Buffer): Buffer {
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  try {
+    return gunzipSync(bytes);
+  } catch {
+    // cloud-init's decomp_gzip(quiet=True) keeps the data as it was.
+    return bytes;
+  }
+}
+
+async function splitMime(bytes: Buffer): Promise<Leaf[]> {
+  const { Splitter } = await import("mailsplit");
+  const splitter = new Splitter();
+  type Pending = { node: import("mailsplit").MimeNode; chunks: Buffer[] };
+  const pending: Pending[] = [];
+  let current: Pending | undefined;
+  await new Promise<void>((resolve, reject) => {
+    splitter.on("data", (chunk: import("mailsplit").SplitterChunk) => {
+      if (chunk.type === "node") {
+        current = chunk.multipart ? undefined : { node: chunk, chunks: [] };
+        if (current !== undefined) pending.push(current);
+      } else if (chunk.type === "body" && current !== undefined) {
+        current.chunks.push(chunk.value);
+      }
+    });
+    splitter.on("end", resolve);
+    splitter.on("error", (cause: Error) =>
+      reject(
+        new MergeError("MIME_PARSE", `the user-data is not a readable MIME message: ${cause.message}`, {
+          cause,
+        }),
+      ),
+    );
+    splitter.end(bytes);
+  });
+  const leaves: Leaf[] = [];
+  for (const { node, chunks } of pending) {
+    leaves.push({
+      headers: node.headers.getList().map(headerPair),
+      contentType:
+        node.contentType === false || !node.contentType.includes("/") ? undefined : node.contentType,
+      filename: node.filename === false || node.filename === "" ? undefined : node.filename,
+      payload: await decode(node, Buffer.concat(chunks)),
+    });
+  }
+  return leaves;
+}
+
+/** The header name exactly as written and its value as Python's email package returns it (left-trimmed). */
+function headerPair(header: { key: string; line: string }): [string, string] {
+  const colon = header.line.indexOf(":");
+  if (colon < 0) return [header.line, ""];
+  return [
+    header.line.slice(0, colon),
+    header.line
+      .slice(colon + 1)
+      .replace(/^[ \t]+/, "")
+      .replace(/[\r\n]+$/, ""),
+  ];
+}
+
+async function decode(node: import("mailsplit").MimeNode, body: Buffer): Promise<Buffer> {
+  const decoder = node.getDecoder();
+  const out: Buffer[] = [];
+  return await new Promise<Buffer>((resolve, reject) => {
+    decoder.on("data", (chunk: Buffer) => out.push(chunk));
+    decoder.on("end", () => resolve(Buffer.concat(out)));
+    decoder.on("error", (cause: Error) =>
+      reject(new MergeError("MIME_PARSE", `a MIME part cannot be decoded: ${cause.message}`, { cause })),
+    );
+    decoder.end(body);
+  });
+}
+
+interface ArchiveEntry {
+  readonly type: string;
+  readonly text: string;
+  readonly headers: [string, string][];
+  readonly filename: string | undefined;
+}
+
+const ARCHIVE_RESERVED = new Set([
+  "content",
+  "filename",
+  "type",
+  "launch-index",
+  "content-disposition",
+  "number-attachments",
+  "content-type",
+]);
+
+/**
+ * A `#cloud-config-archive` part: a YAML list whose items are a string (the content) or a mapping with `content`,
+ * `type`, `filename` and extra headers (written as given, so `Merge-Type` must be spelled that way). cloud-init
+ * ignores an archive that is not a list, and items that are neither.
+ */
+function explodeArchive(text: string, file: string): ArchiveEntry[] {
+  let entries: unknown;
+  try {
+    entries = loadPartYaml(text, file);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(entries)) return [];
+  const out: ArchiveEntry[] = [];
+  for (const item of entries) {
+    const entry = typeof item === "string" ? { content: item } : item;
+    if (!isPlainObject(entry)) continue;
+    const content =
+      typeof entry.content === "string" ? entry.content : entry.content == null ? "" : String(entry.content);
+    const declared = typeof entry.type === "string" && entry.type !== "" ? entry.type : undefined;
+    const type = declared ?? contentTypeOf(content) ?? "text/cloud-config";
+    const headers: [string, string][] = [];
+    for (const key of Object.keys(entry)) {
+      if (ARCHIVE_RESERVED.has(key.toLowerCase())) continue;
+      headers.push([key, String(entry[key])]);
+    }
+    const filename = Object.hasOwn(entry, "filename") ? String(entry.filename) : undefined;
+    out.push({ type, text: content, headers, filename });
+  }
+  return out;
+}
