@@ -29,8 +29,14 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     const command = topic === undefined ? undefined : findCommand(topic);
     if (topic !== undefined && command === undefined)
       return usage(io, new UsageError(`unknown command "${topic}"`));
-    await io.writeOut(command === undefined ? mainHelp(version()) : commandHelp(command));
-    return first === undefined ? EXIT_USAGE : EXIT_OK;
+    const text = command === undefined ? mainHelp(version()) : commandHelp(command);
+    // `merge` alone is a usage mistake: the help goes to standard error, so nothing lands in a pipe.
+    if (first === undefined) {
+      io.writeErr(text);
+      return EXIT_USAGE;
+    }
+    await io.writeOut(text);
+    return EXIT_OK;
   }
   if (first === "-V" || first === "--version") {
     await io.writeOut(`${version()}\n`);
@@ -87,7 +93,9 @@ function parseCommandLine(command: CommandInfo, args: readonly string[]) {
     }) as typeof parsed;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(message.replace(/^Unknown option/, "unknown option"), command.name);
+    // node's text for an unknown option goes on about positionals; the first sentence is what matters.
+    const first = message.split(/\. (?=To specify)/)[0]!;
+    throw new UsageError(first.charAt(0).toLowerCase() + first.slice(1), command.name);
   }
   if (parsed.values.help === true) return parsed;
   const [least, most] = command.positionals;

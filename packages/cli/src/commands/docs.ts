@@ -1,8 +1,7 @@
 import { type MergeError, isMergeError, mergeAll } from "@merge/core";
 import { createTraceRecorder } from "../explain/recorder.js";
-import { readInput } from "../read-input.js";
+import { type LoadedDocument, loadDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
-import { parseSourceDocuments, type SourceDocument } from "../yaml-source.js";
 import { createCliRegistry, emit, outputOptions, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
@@ -15,21 +14,17 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const spec = (values.spec as string | undefined) ?? DEFAULT_DOCS_SPEC;
   const registry = await createCliRegistry(options.plugins, io.cwd);
 
-  const documents: SourceDocument[] = [];
-  let stdinUsed = false;
+  if (positionals.filter((name) => name === "-").length > 1) {
+    throw new UsageError("standard input (-) can be named only once", "docs");
+  }
+  const documents: LoadedDocument[] = [];
   for (const name of positionals) {
-    if (name === "-") {
-      if (stdinUsed) throw new UsageError("standard input (-) can be named only once", "docs");
-      stdinUsed = true;
+    const doc = await loadDocument(name, io);
+    if (doc.value === null || doc.value === undefined) {
+      warn(io, `${name === "-" ? "standard input" : name}: empty document, nothing to merge`);
+      continue;
     }
-    const input = await readInput(name, io);
-    for (const doc of parseSourceDocuments(input.text, name)) {
-      if (doc.value === null || doc.value === undefined) {
-        warn(io, `${name === "-" ? "standard input" : name}: empty document, nothing to merge`);
-        continue;
-      }
-      documents.push(doc);
-    }
+    documents.push(doc);
   }
 
   const recorder = options.explain ? createTraceRecorder() : undefined;
@@ -51,7 +46,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const text = renderResult(value, options, {
     title: `merge docs --spec '${spec}'`,
     documents: documents.map((doc) => ({
-      name: displayName(doc, documents),
+      name: doc.file,
       value: doc.value,
       positionOf: doc.positionOf,
     })),
@@ -61,14 +56,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   return 0;
 }
 
-/** A file with several documents names them `file#2`. */
-function displayName(doc: SourceDocument, all: readonly SourceDocument[]): string {
-  const several = all.some((other) => other !== doc && other.file === doc.file);
-  return several ? `${doc.file}#${doc.index + 1}` : doc.file;
-}
-
 /** Points a merge error at the line of the offending key in the document being merged. */
-function locate(error: MergeError, documents: readonly SourceDocument[]): void {
+function locate(error: MergeError, documents: readonly LoadedDocument[]): void {
   const source = error.source;
   if (source?.document === undefined || source.line !== undefined) return;
   // mergeAll numbers documents by their place in the sequence.

@@ -84,6 +84,31 @@ export const COMMANDS: readonly CommandInfo[] = [
     load: () => import("./docs.js"),
   },
   {
+    name: "cloud-config",
+    summary: "merge cloud-config parts (or a MIME multipart user-data file) as cloud-init does",
+    usage: "merge cloud-config [--mode current|stack] PART...",
+    description:
+      "Each PART is a #cloud-config file or a MIME multipart user-data message (as cloud-init's make-mime writes).\n" +
+      "Mergers come from each part's merge_how/merge_type and Merge-Type headers. Parts cloud-init would reject are\n" +
+      "listed on standard error; the merged #cloud-config goes to standard output.",
+    options: { ...OUTPUT_OPTIONS, mode: { type: "string", short: "m" } },
+    optionHelp: [
+      [
+        "-m, --mode current|stack",
+        "current: each part's mergers apply to itself, as cloud-init does (default);",
+      ],
+      ["", "stack: each part's mergers apply to the parts after it (the design in cloud-init's docs)"],
+      ...OUTPUT_HELP,
+    ],
+    examples: [
+      "merge cloud-config part1.yml part2.yml",
+      "merge cloud-config user-data.mime",
+      "merge cloud-config --mode stack --explain part1.yml part2.yml",
+    ],
+    positionals: [1, undefined],
+    load: () => import("./cloud-config.js"),
+  },
+  {
     name: "mergers",
     summary: "list the registered mergers and their options",
     usage: "merge mergers [--plugin MODULE]...",

@@ -105,15 +105,23 @@ export function explainResult(
     });
   }
 
-  function visit(
-    value: unknown,
-    path: PathKey[],
-    inherited: TraceEvent | undefined,
-    taken: Place | undefined,
-  ): Set<number> {
+  // The event lists of the enclosing paths, nearest last: a value without events of its own was decided when one
+  // of its ancestors was (added whole, appended with its list).
+  const ancestors: (readonly TraceEvent[])[] = [];
+
+  function inheritedFor(document: number | undefined): TraceEvent | undefined {
+    for (let level = ancestors.length - 1; level >= 0; level--) {
+      const list = ancestors[level]!;
+      for (let i = list.length - 1; i >= 0; i--) {
+        if (document === undefined || list[i]!.document === document) return list[i];
+      }
+    }
+    return undefined;
+  }
+
+  function visit(value: unknown, path: PathKey[], taken: Place | undefined): Set<number> {
     const own = byPath.get(pathKey(path));
     const last = own?.[own.length - 1];
-    const decision = last !== undefined ? decisionOf(last, false) : inherited && decisionOf(inherited, true);
     const history = own === undefined ? [] : own.map((event) => decisionOf(event, false));
     const isList = Array.isArray(value);
     const isDict = !isList && isPlainObject(value);
@@ -126,7 +134,7 @@ export function explainResult(
       // Reserve the container's place so entries come out in document order, parents first.
       const slot = entries.length;
       entries.push(undefined as unknown as ExplainEntry);
-      const next = last ?? inherited;
+      ancestors.push(own ?? []);
       if (isList) {
         const items = value as unknown[];
         const origins = whole === undefined ? listOrigins(items, path) : undefined;
@@ -136,7 +144,7 @@ export function explainResult(
               ? origins![index]
               : { document: whole.document, path: [...whole.path, index] };
           path.push(index);
-          for (const d of visit(item, path, next, place)) contributors.add(d);
+          for (const d of visit(item, path, place)) contributors.add(d);
           path.pop();
         });
       } else {
@@ -144,18 +152,19 @@ export function explainResult(
           const place =
             whole === undefined ? undefined : { document: whole.document, path: [...whole.path, key] };
           path.push(key);
-          for (const d of visit((value as Record<string, unknown>)[key], path, next, place))
-            contributors.add(d);
+          for (const d of visit((value as Record<string, unknown>)[key], path, place)) contributors.add(d);
           path.pop();
         }
       }
+      ancestors.pop();
       if (whole !== undefined) contributors.add(whole.document);
+      const decider = last ?? inheritedFor(whole?.document);
       entries[slot] = {
         path: path.slice(),
         kind: isList ? "list" : "dict",
         origin: whole === undefined ? undefined : originAt(whole.document, whole.path),
         contributors: [...contributors].sort((a, b) => a - b),
-        decision: decision === undefined ? undefined : decision,
+        decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
         history,
       };
       return contributors;
@@ -165,8 +174,8 @@ export function explainResult(
     if (taken !== undefined) origin = originAt(taken.document, taken.path);
     else if (typeof path[path.length - 1] !== "number") origin = scalarOrigin(value, path);
     if (origin === undefined && last?.document !== undefined) origin = originAt(last.document, path);
-    if (origin === undefined && inherited?.document !== undefined)
-      origin = originAt(inherited.document, path);
+    const decider = last ?? inheritedFor(origin?.document);
+    if (origin === undefined && decider?.document !== undefined) origin = originAt(decider.document, path);
     if (origin !== undefined) contributors.add(origin.document);
     entries.push({
       path: path.slice(),
@@ -174,15 +183,17 @@ export function explainResult(
       value,
       origin,
       contributors: [...contributors],
-      decision: decision === undefined ? undefined : decision,
+      decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
       history,
     });
     return contributors;
   }
 
-  visit(result, [], undefined, undefined);
+  visit(result, [], undefined);
   return {
-    documents: documents.map((doc, index) => ({ index, name: doc.name })),
+    documents: documents.map((doc, index) =>
+      doc.note === undefined ? { index, name: doc.name } : { index, name: doc.name, note: doc.note },
+    ),
     entries,
     removed,
   };

@@ -5,6 +5,8 @@ export interface ExplainDocument {
   /** File name, `part 2`, `query main`: how the output names this input. */
   readonly name: string;
   readonly value: unknown;
+  /** Shown next to the input in the `--explain` header (`rejected: CLOUD_CONFIG_PART`). */
+  readonly note?: string;
   positionOf?(path: readonly PathKey[]): { readonly line: number; readonly column: number } | undefined;
 }
 
@@ -53,7 +55,7 @@ export interface ExplainRemoval {
 }
 
 export interface Explanation {
-  readonly documents: readonly { readonly index: number; readonly name: string }[];
+  readonly documents: readonly { readonly index: number; readonly name: string; readonly note?: string }[];
   readonly entries: readonly ExplainEntry[];
   readonly removed: readonly ExplainRemoval[];
 }

@@ -27,13 +27,13 @@ export function describeEntry(entry: ExplainEntry, documents: Explanation["docum
   const parts: string[] = [];
   if (entry.origin !== undefined) parts.push(`from ${originText(entry.origin)}`);
   else if (entry.kind !== "value" && entry.contributors.length > 0) {
-    parts.push(
-      `from ${entry.contributors.map((index) => documents[index]?.name ?? `#${index + 1}`).join(", ")}`,
-    );
+    const names = entry.contributors.map((index) => documents[index]?.name ?? `#${index + 1}`);
+    parts.push(`from ${[...new Set(names)].join(", ")}`);
   }
-  if (entry.decision !== undefined && !(entry.decision.inherited && entry.kind !== "value")) {
-    parts.push(decisionText(entry.decision, entry.origin));
-  }
+  const decision = entry.decision;
+  // A container built from several inputs was not decided by one merger: its values say who decided them.
+  const single = entry.kind === "value" || entry.origin !== undefined || entry.contributors.length <= 1;
+  if (decision !== undefined && single) parts.push(decisionText(decision, entry.origin));
   return parts.join(", ");
 }
 
@@ -48,7 +48,9 @@ export function renderExplainedYaml(result: unknown, explanation: Explanation, t
   };
 
   const header = [` ${title}`, " inputs, in merge order:"];
-  for (const input of explanation.documents) header.push(`   ${input.index + 1}. ${input.name}`);
+  for (const input of explanation.documents) {
+    header.push(`   ${input.index + 1}. ${input.name}${input.note === undefined ? "" : ` (${input.note})`}`);
+  }
   for (const removal of explanation.removed) {
     const d = removal.decision;
     header.push(
