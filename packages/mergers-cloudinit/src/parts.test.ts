@@ -273,7 +273,7 @@ describe("mergeCloudConfig: names", () => {
       { text: "b: 1", name: " odd\tname\n" },
       { text: "c: 1", name: "  " },
     ]);
-    expect(result.merged).toEqual(["part-001", "odd name", "?"]);
+    expect(result.merged).toEqual(["part-001", "odd name", ""]);
   });
   it("accepts already loaded documents", () => {
     expect(

@@ -49,7 +49,7 @@ export interface MergeCloudConfigOptions {
 /** What became of one part. */
 export interface PartOutcome {
   readonly index: number;
-  /** The name as cloud-init records it (tabs and line breaks made spaces, trimmed; `?` when empty). */
+  /** The name as cloud-init records it (tabs and line breaks made spaces, trimmed); the written output shows `?` for "". */
   readonly name: string;
   readonly type: CloudConfigType;
   readonly status: "merged" | "rejected";
@@ -224,11 +224,10 @@ function describeRoot(doc: unknown): string {
   return `a ${typeof doc === "string" ? "string" : typeof doc === "object" ? "non-mapping object" : typeof doc}`;
 }
 
-/** The name cloud-init lists for a part: line breaks and tabs become spaces, then trimmed; `?` when empty. */
+/** The name cloud-init records for a part: line breaks and tabs become spaces, then trimmed (may be empty). */
 function partName(name: string | undefined, index: number): string {
   if (name === undefined) return `part-${String(index + 1).padStart(3, "0")}`;
-  const clean = name.replace(/[\n\r\t]/g, " ").trim();
-  return clean === "" ? "?" : clean;
+  return name.replace(/[\n\r\t]/g, " ").trim();
 }
 
 function textOf(part: CloudConfigPart): string {
