@@ -17,8 +17,10 @@ const CONNECT_ERRNOS = new Set([1040, 1129, 1203]);
 const LOCK_ERRNOS = new Set([1205, 1213]);
 // 1969 MariaDB max_statement_time exceeded, 3024 MySQL max_execution_time exceeded.
 const TIMEOUT_ERRNOS = new Set([1969, 3024]);
-// 1053 server shutdown, 1317 query interrupted (KILL QUERY), 1927 connection killed (MariaDB), 4031 idle timeout.
-const LOST_ERRNOS = new Set([1053, 1317, 1927, 4031]);
+// 1053 server shutdown, 1927 connection killed (MariaDB), 4031 idle timeout (MySQL).
+const LOST_ERRNOS = new Set([1053, 1927, 4031]);
+// 1317: KILL QUERY from another session; the connection survives.
+const INTERRUPTED_ERRNO = 1317;
 
 const CONNECT_CODES = new Set([
   "ECONNREFUSED",
@@ -51,6 +53,7 @@ export function classifyDriverError(error: unknown, phase: "connect" | "query"):
   if (errno !== undefined && CONNECT_ERRNOS.has(errno)) return "SQL_CONNECT";
   if (errno !== undefined && LOCK_ERRNOS.has(errno)) return "SQL_LOCK_TIMEOUT";
   if (errno !== undefined && TIMEOUT_ERRNOS.has(errno)) return "SQL_TIMEOUT";
+  if (errno === INTERRUPTED_ERRNO) return "SQL_INTERRUPTED";
   if (errno !== undefined && LOST_ERRNOS.has(errno)) return "SQL_CONNECTION_LOST";
   if (code === "ETIMEDOUT" || code === "PROTOCOL_SEQUENCE_TIMEOUT") {
     return phase === "connect" ? "SQL_CONNECT" : "SQL_TIMEOUT";
@@ -94,6 +97,7 @@ const LEADS: Record<MysqlErrorCode, string> = {
   SQL_QUERY: "the MySQL query failed",
   SQL_TIMEOUT: "the MySQL query timed out",
   SQL_LOCK_TIMEOUT: "the MySQL query gave up waiting for a lock",
+  SQL_INTERRUPTED: "the MySQL query was interrupted (KILL QUERY)",
   SQL_CONNECTION_LOST: "the connection to the MySQL server was lost during the query",
   SQL_CLOSED: "the MySQL pillar is closed",
 };

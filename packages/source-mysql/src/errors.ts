@@ -14,6 +14,7 @@ export type MysqlErrorCode =
   | "SQL_QUERY"
   | "SQL_TIMEOUT"
   | "SQL_LOCK_TIMEOUT"
+  | "SQL_INTERRUPTED"
   | "SQL_CONNECTION_LOST"
   | "SQL_CLOSED";
 

@@ -39,7 +39,7 @@ export function splitExtPillarConfig(value: unknown): ExtPillarArgs {
 /** Python's truth test, which Salt applies to `as_list`, `ignore_null` and `with_lists`. */
 export function pyTruthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false) return false;
-  if (typeof value === "number") return value !== 0 && !Number.isNaN(value);
+  if (typeof value === "number") return value !== 0; // NaN is true in Python too
   if (typeof value === "bigint") return value !== 0n;
   if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
   if (isPlainObject(value)) return Object.keys(value).length > 0;

@@ -1,0 +1,186 @@
+import { isMergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import {
+  compareCodePoints,
+  extractQueries,
+  extractQueriesFromConfig,
+  parseWithLists,
+  pyTruthy,
+  splitExtPillarConfig,
+} from "./queries.js";
+
+const plain = (query: string, extra: Record<string, unknown> = {}) => ({
+  root: undefined,
+  query,
+  depth: 0,
+  asList: false,
+  withLists: [],
+  ignoreNull: false,
+  ...extra,
+});
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    return isMergeError(error) ? error.code : `not a MergeError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe("extractQueries", () => {
+  it("reads a single positional string", () => {
+    expect(extractQueries(["SELECT blah"], {})).toEqual([plain("SELECT blah")]);
+  });
+
+  it("reads strings, lists and mappings in order", () => {
+    const out = extractQueries(
+      [
+        "SELECT blah",
+        ["SELECT blah3"],
+        ["SELECT blah4", 2],
+        ["SELECT blah4b", 3, "ignored third item"],
+        { query: "SELECT blah5" },
+        { query: "SELECT blah6", depth: 2 },
+        { query: "SELECT blah7", as_list: true },
+        { query: "SELECT blah8", with_lists: "1" },
+        { query: "SELECT blah9", with_lists: "1,2" },
+        { query: "SELECT blah10", with_lists: [1, 3], ignore_null: true },
+      ],
+      {},
+    );
+    expect(out).toEqual([
+      plain("SELECT blah"),
+      plain("SELECT blah3"),
+      plain("SELECT blah4", { depth: 2 }),
+      plain("SELECT blah4b", { depth: 3 }),
+      plain("SELECT blah5"),
+      plain("SELECT blah6", { depth: 2 }),
+      plain("SELECT blah7", { asList: true }),
+      plain("SELECT blah8", { withLists: [1] }),
+      plain("SELECT blah9", { withLists: [1, 2] }),
+      plain("SELECT blah10", { withLists: [1, 3], ignoreNull: true }),
+    ]);
+  });
+
+  it("puts the legacy mysql_query first, then positional, then keywords sorted by code point", () => {
+    const out = extractQueries(["SELECT positional"], {
+      b: "SELECT b",
+      a: "SELECT a",
+      Z: "SELECT Z",
+      _: "SELECT _",
+      mysql_query: "SELECT legacy",
+    });
+    expect(out.map((q) => [q.root, q.query])).toEqual([
+      [undefined, "SELECT legacy"],
+      [undefined, "SELECT positional"],
+      ["Z", "SELECT Z"],
+      ["_", "SELECT _"],
+      ["a", "SELECT a"],
+      ["b", "SELECT b"],
+    ]);
+  });
+
+  it("drops entries without query text", () => {
+    const out = extractQueries(
+      [
+        "SELECT blah",
+        "",
+        [""],
+        [],
+        [null],
+        { query: "" },
+        { not_a_query: "in sight!" },
+        null,
+        42,
+        true,
+        { query: "SELECT blah8", as_list: true },
+      ],
+      { 2: "", 3: "SELECT blah2" },
+    );
+    expect(out.map((q) => q.query)).toEqual(["SELECT blah", "SELECT blah8", "SELECT blah2"]);
+  });
+
+  it("keeps the empty root name (its results land at the top level)", () => {
+    expect(extractQueries([], { "": "SELECT 1" })[0]?.root).toBe("");
+  });
+
+  it("applies Python truthiness to as_list and ignore_null", () => {
+    const [q] = extractQueries([{ query: "q", as_list: "yes", ignore_null: 0 }]);
+    expect(q?.asList).toBe(true);
+    expect(q?.ignoreNull).toBe(false);
+  });
+
+  it("accepts booleans as depth the way Python's int comparison does", () => {
+    expect(extractQueries([["q", true]])[0]?.depth).toBe(1);
+  });
+
+  it("keeps only list entries of with_lists that can equal a level", () => {
+    expect(extractQueries([{ query: "q", with_lists: [1, "3", 2.5, true, null] }])[0]?.withLists).toEqual([1, 1]);
+  });
+
+  it("treats an empty with_lists as none", () => {
+    expect(extractQueries([{ query: "q", with_lists: "" }])[0]?.withLists).toEqual([]);
+    expect(extractQueries([{ query: "q", with_lists: [] }])[0]?.withLists).toEqual([]);
+  });
+
+  it("gives SQL_CONFIG where Salt would crash", () => {
+    expect(codeOf(() => extractQueries([["q", -1]]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([["q", "2"]]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([{ query: "q", depth: null }]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([{ query: null }]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([{ query: 5 }]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([[5, 1]]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([{ query: ["SELECT 1"] }]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([{ query: "q", with_lists: "1,x" }]))).toBe("SQL_CONFIG");
+    expect(codeOf(() => extractQueries([{ query: "q", with_lists: 3 }]))).toBe("SQL_CONFIG");
+  });
+
+  it("does not modify its arguments", () => {
+    const kwargs = { mysql_query: "SELECT legacy", main: "SELECT main" };
+    const args = ["SELECT one"];
+    extractQueries(args, kwargs);
+    expect(kwargs).toEqual({ mysql_query: "SELECT legacy", main: "SELECT main" });
+    expect(args).toEqual(["SELECT one"]);
+  });
+
+  it("keeps a __proto__ keyword as an ordinary root name", () => {
+    const kwargs = JSON.parse('{"__proto__": "SELECT 1"}');
+    expect(extractQueries([], kwargs)[0]?.root).toBe("__proto__");
+  });
+});
+
+describe("parseWithLists", () => {
+  it("parses comma-separated numbers with spaces, signs and underscores like Python's int()", () => {
+    expect(parseWithLists("1,3")).toEqual([1, 3]);
+    expect(parseWithLists(" 1, 2")).toEqual([1, 2]);
+    expect(parseWithLists("+4,-1,1_0")).toEqual([4, -1, 10]);
+  });
+
+  it("rejects malformed text", () => {
+    for (const bad of ["1,", ",1", "a", "1.5", "1 2", "1__0", "_1"]) {
+      expect(codeOf(() => parseWithLists(bad)), bad).toBe("SQL_CONFIG");
+    }
+  });
+});
+
+describe("splitExtPillarConfig", () => {
+  it("calls with keywords for a mapping, positionals for a list, one positional otherwise", () => {
+    expect(splitExtPillarConfig({ a: "q" })).toEqual({ args: [], kwargs: { a: "q" } });
+    expect(splitExtPillarConfig(["q"])).toEqual({ args: ["q"], kwargs: {} });
+    expect(splitExtPillarConfig("q")).toEqual({ args: ["q"], kwargs: {} });
+    expect(extractQueriesFromConfig("SELECT 1")).toEqual([plain("SELECT 1")]);
+  });
+});
+
+describe("helpers", () => {
+  it("sorts by code point, not UTF-16 unit", () => {
+    const keys = ["😀", "\uff5e", "a", "Z", "_"];
+    expect(keys.slice().sort(compareCodePoints)).toEqual(["Z", "_", "a", "\uff5e", "😀"]);
+  });
+
+  it("follows Python's truth rules", () => {
+    expect([0, "", [], {}, null, undefined, false].map(pyTruthy)).toEqual(Array(7).fill(false));
+    expect([1, "0", [0], { a: 1 }, true, -1, Number.NaN].map(pyTruthy)).toEqual(Array(7).fill(true));
+  });
+});
