@@ -111,7 +111,7 @@ const parts = (() => {
     if (r < 0.8) return pick([null, "", [], {}, 5, { list: 1 }]);
     return specString();
   }
-  function part(i) {
+  function part(_i) {
     const r = rnd();
     if (r < 0.06)
       return {
@@ -121,7 +121,7 @@ const parts = (() => {
       const ops = [];
       for (let k = 0; k < 1 + Math.floor(rnd() * 2); k++) {
         const op = pick(["add", "remove", "replace", "test"]);
-        const o = { op, path: "/" + pick(KEYS) + (rnd() < 0.3 ? "/-" : "") };
+        const o = { op, path: `/${pick(KEYS)}${rnd() < 0.3 ? "/-" : ""}` };
         if (op !== "remove") o.value = value(2);
         ops.push(o);
       }
