@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { merge } from "./helpers.js";
+
+describe("merge docs", () => {
+  it("merges with cloud-init's default spec: new keys added, existing values kept (dict() does not replace)", () => {
+    const run = merge(["docs", "docs/base.yml", "docs/override.yml"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      "name: web\nrun_cmd:\n  - bash1\n  - bash2\nmotd: Welcome\nlimits:\n  nofile: 1024\n  nproc: 512\n",
+    );
+  });
+
+  it("appends lists and strings when the spec asks for recursion", () => {
+    const run = merge([
+      "docs",
+      "--spec",
+      "list(append)+dict(recurse_list,recurse_str)+str(append)",
+      "docs/base.yml",
+      "docs/override.yml",
+    ]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      "name: web\nrun_cmd:\n  - bash1\n  - bash2\n  - bash3\n  - bash4\nmotd: Welcome to web1\nlimits:\n  nofile: 1024\n  nproc: 512\n",
+    );
+  });
+
+  it("reads standard input for -", () => {
+    const run = merge(["docs", "--spec", "dict(replace)", "docs/base.yml", "-"], {
+      input: "name: from-stdin\n",
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^name: from-stdin$/m);
+  });
+
+  it("warns about empty standard input and merges nothing from it", () => {
+    const run = merge(["docs", "-"], { input: "" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("{}\n");
+    expect(run.stderr).toBe("warning: standard input: empty document, nothing to merge\n");
+  });
+
+  it("writes JSON with --format json", () => {
+    const run = merge(["docs", "--format", "json", "docs/base.yml"]);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      name: "web",
+      run_cmd: ["bash1", "bash2"],
+      motd: "Welcome",
+      limits: { nofile: 1024 },
+    });
+  });
+
+  it("reads YAML as cloud-init does and quotes strings a YAML 1.1 reader would misread", () => {
+    const run = merge(["docs", "-"], { input: "mode: 0755\nflag: yes\ntext: 'on'\n" });
+    expect(run.stdout).toBe('mode: 493\nflag: true\ntext: "on"\n');
+  });
+
+  it("reports a missing file as file: message [FILE_NOT_FOUND] with exit 1", () => {
+    const run = merge(["docs", "docs/base.yml", "nope.yml"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe("error: nope.yml: no such file [FILE_NOT_FOUND]\n");
+  });
+
+  it("reports a directory given as a file with FILE_READ", () => {
+    const run = merge(["docs", "docs"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe("error: docs: cannot read: is a directory, not a file [FILE_READ]\n");
+  });
+
+  it("reports YAML errors as file:line:col", () => {
+    const run = merge(["docs", "docs/bad.yml"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: docs\/bad\.yml:3:1: .+ \[YAML_PARSE\]\n$/);
+  });
+
+  it("reports a malformed spec with its offset", () => {
+    const run = merge(["docs", "--spec", "list(append)+oops", "docs/base.yml"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('spec "list(append)+oops" at offset 13');
+    expect(run.stderr).toMatch(/\[SPEC_SYNTAX\]\n$/);
+  });
+
+  it("reports an unknown merger with the registered ones", () => {
+    const run = merge(["docs", "--spec", "nope()", "docs/base.yml"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('unknown merger "nope"; registered mergers: dict, list, str');
+    expect(run.stderr).toMatch(/\[UNKNOWN_MERGER\]\n$/);
+  });
+
+  it("points a merge failure at the file, line and key path of the document being merged", () => {
+    const run = merge([
+      "docs",
+      "--plugin",
+      "./plugins/boom.mjs",
+      "--spec",
+      "dict(recurse_str)+boom()",
+      "docs/strings-a.yml",
+      "docs/strings-b.yml",
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      "error: docs/strings-b.yml:2:3: boom was asked to merge a string (at service.name) [BOOM]\n",
+    );
+  });
+
+  it("refuses standard input named twice", () => {
+    const run = merge(["docs", "-", "-"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("standard input (-) can be named only once");
+  });
+
+  it("refuses an unknown --format with exit 2", () => {
+    const run = merge(["docs", "--format", "xml", "docs/base.yml"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--format must be yaml or json, not "xml" [USAGE]');
+  });
+
+  it("keeps a __proto__ key as data in YAML and JSON output", () => {
+    const input = '{"__proto__": {"polluted": true}, "a": 1}';
+    const yaml = merge(["docs", "-"], { input });
+    expect(yaml.stdout).toBe("__proto__:\n  polluted: true\na: 1\n");
+    const json = merge(["docs", "--format", "json", "-"], { input });
+    expect(json.stdout).toBe('{\n  "__proto__": {\n    "polluted": true\n  },\n  "a": 1\n}\n');
+  });
+});
