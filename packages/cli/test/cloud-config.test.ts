@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { merge } from "./helpers.js";
+
+describe("merge cloud-config", () => {
+  it("merges the seed's run_cmd pair: the second part's merge_how appends", () => {
+    const run = merge(["cloud-config", "cloud-config/part1.yml", "cloud-config/part2.yml"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(
+      "#cloud-config\n\n# from 2 files\n# cloud-config/part1.yml\n# cloud-config/part2.yml\n\n" +
+        "run_cmd:\n  - bash1\n  - bash2\n  - bash3\n  - bash4\n",
+    );
+  });
+
+  it("replaces lists with cloud-init's defaults when no part declares mergers", () => {
+    const run = merge(["cloud-config", "cloud-config/part2.yml", "cloud-config/part1.yml"]);
+    expect(run.stdout).toMatch(/run_cmd:\n {2}- bash1\n {2}- bash2\n$/);
+  });
+
+  it("reports a rejected part on standard error and still merges the others", () => {
+    const run = merge(["cloud-config", "cloud-config/part1.yml", "cloud-config/not-a-mapping.yml"]);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(
+      /^warning: part rejected, as cloud-init would: cloud-config\/not-a-mapping\.yml: .*not a mapping.* \[CLOUD_CONFIG_PART\]\n$/,
+    );
+    expect(run.stdout).toContain("# from 1 files\n# cloud-config/part1.yml\n");
+  });
+
+  it("unpacks a MIME multipart user-data file with its Merge-Type headers and skips other parts", () => {
+    const run = merge(["cloud-config", "cloud-config/user-data.mime"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      "#cloud-config\n\n# from 2 files\n# base.yml\n# extra.yml\n\npackages:\n  - git\n  - vim\n",
+    );
+    expect(run.stderr).toBe(
+      "warning: cloud-config/user-data.mime: skipped part hello.sh: text/x-shellscript parts are not cloud-config\n",
+    );
+  });
+
+  it("applies each part's mergers to the parts after it with --mode stack", () => {
+    const run = merge([
+      "cloud-config",
+      "--mode",
+      "stack",
+      "cloud-config/part2.yml",
+      "cloud-config/part1.yml",
+    ]);
+    expect(run.stdout).toMatch(/run_cmd:\n {2}- bash3\n {2}- bash4\n {2}- bash1\n {2}- bash2\n$/);
+  });
+
+  it("refuses an unknown --mode with exit 2", () => {
+    const run = merge(["cloud-config", "--mode", "sideways", "cloud-config/part1.yml"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--mode must be current or stack, not "sideways" [USAGE]');
+  });
+
+  it("prints JSON without the #cloud-config header", () => {
+    const run = merge(["cloud-config", "-f", "json", "cloud-config/part1.yml"]);
+    expect(JSON.parse(run.stdout)).toEqual({ run_cmd: ["bash1", "bash2"] });
+  });
+
+  it("explains which part supplied each run_cmd item", () => {
+    const run = merge(["cloud-config", "--explain", "cloud-config/part1.yml", "cloud-config/part2.yml"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("  - bash1 # from cloud-config/part1.yml:3, added by dict(replace)\n");
+    expect(run.stdout).toContain("  - bash4 # from cloud-config/part2.yml:9, appended by list(append)");
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { merge } from "./helpers.js";
+
+const RECURSIVE = "list(append)+dict(recurse_list,recurse_str)+str(append)";
+
+interface ValueRecord {
+  path: string;
+  kind: string;
+  value?: unknown;
+  from: { file: string; line: number | null } | null;
+  decided: { action: string; merger: string; file: string | null } | null;
+}
+
+describe("merge docs --explain", () => {
+  it("annotates every value with the file:line it came from and the merger that decided it", () => {
+    const run = merge(["docs", "--explain", "--spec", RECURSIVE, "docs/base.yml", "docs/override.yml"]);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines.slice(0, 4)).toEqual([
+      `# merge docs --spec '${RECURSIVE}'`,
+      "# inputs, in merge order:",
+      "#   1. docs/base.yml",
+      "#   2. docs/override.yml",
+    ]);
+    expect(run.stdout).toContain(
+      "name: web # from docs/base.yml:2, added by dict(recurse_list,recurse_str)\n",
+    );
+    expect(run.stdout).toContain(
+      "  - bash1 # from docs/base.yml:4, added by dict(recurse_list,recurse_str)\n",
+    );
+    expect(run.stdout).toContain("  - bash3 # from docs/override.yml:3, appended by list(append)");
+    expect(run.stdout).toContain(
+      "  nproc: 512 # from docs/override.yml:7, added by dict(recurse_list,recurse_str)\n",
+    );
+  });
+
+  it("says when a value was kept against a later document", () => {
+    const run = merge(["docs", "--explain", "docs/strings-a.yml", "docs/strings-b.yml"]);
+    expect(run.stdout).toMatch(
+      / {2}name: api # from docs\/strings-a\.yml:2, kept by dict\(\) over docs\/strings-b\.yml:2/,
+    );
+  });
+
+  it("gives one JSON record per value with --format json", () => {
+    const run = merge([
+      "docs",
+      "--explain",
+      "--format",
+      "json",
+      "--spec",
+      RECURSIVE,
+      "docs/base.yml",
+      "docs/override.yml",
+    ]);
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      result: Record<string, unknown>;
+      documents: { index: number; name: string }[];
+      values: ValueRecord[];
+    };
+    expect(report.result.motd).toBe("Welcome to web1");
+    expect(report.documents).toEqual([
+      { index: 0, name: "docs/base.yml" },
+      { index: 1, name: "docs/override.yml" },
+    ]);
+    const byPath = new Map(report.values.map((value) => [value.path, value]));
+    expect(byPath.get("run_cmd[3]")).toMatchObject({
+      kind: "value",
+      value: "bash4",
+      from: { file: "docs/override.yml", line: 4 },
+      decided: { action: "appended", merger: "list(append)" },
+    });
+    expect(byPath.get("motd")).toMatchObject({
+      value: "Welcome to web1",
+      decided: { merger: "str(append)", file: "docs/override.yml" },
+    });
+    expect(byPath.get("limits.nofile")?.from).toMatchObject({ file: "docs/base.yml", line: 8 });
+  });
+
+  it("explains keyed list items merged by the plugin from the example package", () => {
+    const run = merge(
+      [
+        "docs",
+        "--explain",
+        "--plugin",
+        "@merge/example-plugin-keyed-list",
+        "--spec",
+        "keyed(name)+dict(recurse_list)+str()",
+        "../../../../examples/plugin-keyed-list/demo/users-base.yml",
+        "../../../../examples/plugin-keyed-list/demo/users-site.yml",
+      ],
+      {},
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/ {2}- name: backup # from \S+users-site\.yml:6, appended by keyed\(name\)/);
+  });
+
+  it("costs nothing in the output when not asked for", () => {
+    const run = merge(["docs", "docs/base.yml"]);
+    expect(run.stdout).not.toContain("#");
+  });
+});
