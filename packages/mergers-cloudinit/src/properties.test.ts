@@ -8,18 +8,41 @@ const registry = createCloudInitRegistry();
 
 const { tree } = fc.letrec((tie) => ({
   tree: fc.oneof({ depthSize: "small", withCrossShrink: true }, tie("leaf"), tie("list"), tie("dict")),
-  leaf: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.constantFrom("", "a", "bc", "__proto__"), fc.boolean(), fc.constant(null)),
+  leaf: fc.oneof(
+    fc.integer({ min: -5, max: 5 }),
+    fc.constantFrom("", "a", "bc", "__proto__"),
+    fc.boolean(),
+    fc.constant(null),
+  ),
   list: fc.array(tie("tree"), { maxLength: 4 }),
-  dict: fc.dictionary(fc.constantFrom("a", "b", "c", "0", "__proto__", "constructor", "merge_how"), tie("tree"), {
-    maxKeys: 4,
-  }),
+  dict: fc.dictionary(
+    fc.constantFrom("a", "b", "c", "0", "__proto__", "constructor", "merge_how"),
+    tie("tree"),
+    {
+      maxKeys: 4,
+    },
+  ),
 }));
 
-const listOptions = fc.subarray(["append", "prepend", "replace", "no_replace", "recurse_dict", "recurse_list", "recurse_str"]);
+const listOptions = fc.subarray([
+  "append",
+  "prepend",
+  "replace",
+  "no_replace",
+  "recurse_dict",
+  "recurse_list",
+  "recurse_str",
+]);
 const dictOptions = fc.subarray(["replace", "no_replace", "allow_delete", "recurse_list", "recurse_str"]);
 const strOptions = fc.subarray(["append"]);
 const spec = fc
-  .tuple(listOptions, dictOptions, strOptions, fc.subarray(["list", "dict", "str"], { minLength: 1 }), fc.boolean())
+  .tuple(
+    listOptions,
+    dictOptions,
+    strOptions,
+    fc.subarray(["list", "dict", "str"], { minLength: 1 }),
+    fc.boolean(),
+  )
   .map(([l, d, s, names, reverse]) => {
     const options: Record<string, string[]> = { list: l, dict: d, str: s };
     const ordered = reverse ? [...names].reverse() : names;
@@ -89,27 +112,35 @@ describe("properties of the cloud-init mergers", () => {
 
   it("give the new mapping when merging into {} and keep the old one when merging {} in", () => {
     fc.assert(
-      fc.property(spec.filter((text) => text.includes("dict(")), fc.dictionary(fc.string(), tree), (text, doc) => {
-        const merger = registry.resolve(text);
-        expect(merger.merge({}, doc)).toEqual(doc);
-        expect(merger.merge(doc, {})).toEqual(doc);
-      }),
+      fc.property(
+        spec.filter((text) => text.includes("dict(")),
+        fc.dictionary(fc.string(), tree),
+        (text, doc) => {
+          const merger = registry.resolve(text);
+          expect(merger.merge({}, doc)).toEqual(doc);
+          expect(merger.merge(doc, {})).toEqual(doc);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it("mergeCloudConfig never throws for any sequence of documents and leaves them unchanged", () => {
     fc.assert(
-      fc.property(fc.array(tree, { maxLength: 4 }), fc.constantFrom("current", "stack" as const), (docs, mode) => {
-        const before = JSON.stringify(docs);
-        const result = mergeCloudConfig(
-          docs.map((data) => ({ data })),
-          { mode: mode as "current" | "stack" },
-        );
-        expect(JSON.stringify(docs)).toBe(before);
-        expect(result.merged.length + result.errors.length).toBe(docs.length);
-        if (docs.length > 0) expect(typeof result.value).toBe("object");
-      }),
+      fc.property(
+        fc.array(tree, { maxLength: 4 }),
+        fc.constantFrom("current", "stack" as const),
+        (docs, mode) => {
+          const before = JSON.stringify(docs);
+          const result = mergeCloudConfig(
+            docs.map((data) => ({ data })),
+            { mode: mode as "current" | "stack" },
+          );
+          expect(JSON.stringify(docs)).toBe(before);
+          expect(result.merged.length + result.errors.length).toBe(docs.length);
+          if (docs.length > 0) expect(typeof result.value).toBe("object");
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "not cloud-config: cloud-init runs it as a script"

@@ -1,0 +1,116 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { contentTypeOf, parseUserData } from "./mime.js";
+import { mergeUserData } from "./user-data.js";
+
+const B = "BOUNDARY42";
+const message = (...parts: string[]) =>
+  `Content-Type: multipart/mixed; boundary="${B}"\nMIME-Version: 1.0\n\n${parts.map((p) => `--${B}\n${p}\n`).join("")}--${B}--\n`;
+const base64 = (text: string | Buffer) => Buffer.from(text).toString("base64");
+
+describe("contentTypeOf", () => {
+  it("reads the first characters, lowercased and after leading whitespace, longest prefix first", () => {
+    expect(contentTypeOf("#cloud-config\na: 1")).toBe("text/cloud-config");
+    expect(contentTypeOf("  #Cloud-Config-JSONP\n[]")).toBe("text/cloud-config-jsonp");
+    expect(contentTypeOf("#cloud-config-archive\n- x")).toBe("text/cloud-config-archive");
+    expect(contentTypeOf("#!/bin/sh")).toBe("text/x-shellscript");
+    expect(contentTypeOf("#include-once\nhttp://x")).toBe("text/x-include-once-url");
+    expect(contentTypeOf("a: 1")).toBeUndefined();
+  });
+});
+
+describe("parseUserData", () => {
+  it("takes a plain #cloud-config blob as one part named part-001", async () => {
+    const data = await parseUserData("#cloud-config\na: 1\n");
+    expect(data.parts).toEqual([
+      {
+        name: "part-001",
+        type: "text/cloud-config",
+        text: "#cloud-config\na: 1\n",
+        headers: [["Content-Type", "text/cloud-config"]],
+      },
+    ]);
+  });
+  it("inflates a gzipped blob", async () => {
+    const result = await mergeUserData(gzipSync("#cloud-config\na: 1\n"));
+    expect(result.value).toEqual({ a: 1 });
+  });
+  it("leaves a plain blob that is not cloud-config out", async () => {
+    const result = await mergeUserData("#!/bin/sh\necho hi\n");
+    expect(result.value).toBeNull();
+    expect(result.skipped).toEqual([
+      { name: "part-001", type: "text/x-shellscript", reason: expect.any(String) },
+    ]);
+  });
+  it("decodes base64 and quoted-printable parts and keeps headers as written", async () => {
+    const data = await parseUserData(
+      message(
+        `Content-Type: text/cloud-config\nContent-Transfer-Encoding: base64\nMerge-Type: list(append)\n\n${base64("a: [1]\n")}`,
+        "Content-Type: text/cloud-config\nContent-Transfer-Encoding: quoted-printable\n\nb: x=3Dy\n",
+      ),
+    );
+    expect(data.parts.map((p) => p.text)).toEqual(["a: [1]\n", "b: x=y\n"]);
+    expect(data.parts[0]!.headers).toContainEqual(["Merge-Type", "list(append)"]);
+  });
+  it("types text/plain and text/x-shellscript parts by their first line", async () => {
+    const result = await mergeUserData(
+      message(
+        "Content-Type: text/plain\n\n#cloud-config\na: 1\n",
+        "Content-Type: text/x-shellscript\n\n  #cloud-config\nb: 2\n",
+      ),
+    );
+    expect(result.value).toEqual({ a: 1, b: 2 });
+  });
+  it("does not retype a text/cloud-config part that starts like a JSON patch", async () => {
+    const result = await mergeUserData(
+      message(
+        'Content-Type: text/cloud-config\n\n#cloud-config-jsonp\n[{"op": "add", "path": "/a", "value": 1}]\n',
+      ),
+    );
+    expect(result.errors.map((e) => e.code)).toEqual(["CLOUD_CONFIG_PART"]);
+  });
+  it("inflates gzip parts, and loses their Merge-Type header as cloud-init does", async () => {
+    const gz = (text: string) =>
+      `Content-Type: application/gzip\nContent-Transfer-Encoding: base64\nMerge-Type: dict(recurse_list)+list(append)\n\n${base64(gzipSync(text))}`;
+    const result = await mergeUserData(
+      message("Content-Type: text/cloud-config\n\na: [1]\n", gz("#cloud-config\na: [2]\n")),
+    );
+    expect(result.value).toEqual({ a: [2] });
+  });
+  it("fails with MIME_PARSE on a gzip part that cannot be inflated", async () => {
+    await expect(
+      parseUserData(
+        message("Content-Type: application/x-gzip\nContent-Transfer-Encoding: base64\n\nbm90IGd6aXA="),
+      ),
+    ).rejects.toMatchObject({ code: "MIME_PARSE" });
+  });
+  it("names parts by file name, else part-NNN counting every attached part", async () => {
+    const data = await parseUserData(
+      message(
+        "Content-Type: text/x-shellscript\n\n#!/bin/sh\n",
+        'Content-Type: text/cloud-config\nContent-Disposition: attachment; filename="named.yaml"\n\na: 1\n',
+        "Content-Type: text/cloud-config\n\nb: 1\n",
+      ),
+    );
+    expect(data.parts.map((p) => p.name)).toEqual(["named.yaml", "part-003"]);
+    expect(data.skipped.map((p) => p.name)).toEqual(["part-001"]);
+  });
+  it("leaves #include parts out: fetching URLs is not this library's job", async () => {
+    const data = await parseUserData(
+      message("Content-Type: text/plain\n\n#include\nhttp://example.invalid/x\n"),
+    );
+    expect(data.skipped[0]).toMatchObject({ type: "text/x-include-url" });
+  });
+  it("explodes #cloud-config-archive parts with their exact-case headers", async () => {
+    const archive = [
+      "#cloud-config-archive",
+      "- {content: 'a: [1]'}",
+      "- {content: 'a: [2]', Merge-Type: 'dict(recurse_list)+list(append)', filename: two.yaml}",
+      "- {content: 'a: [3]', merge-type: 'dict(recurse_list)+list(append)'}",
+      "- 42",
+    ].join("\n");
+    const result = await mergeUserData(message(`Content-Type: text/plain\n\n${archive}\n`));
+    expect(result.value).toEqual({ a: [3] });
+    expect(result.merged).toEqual(["part-001", "two.yaml", "part-003"]);
+  });
+});
