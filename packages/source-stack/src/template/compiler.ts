@@ -1,0 +1,494 @@
+// Compiles the nunjucks AST to JavaScript with Jinja/Python semantics: Python truthiness and operators, str()
+// printing, Jinja scoping for loops, macros with varargs/kwargs, attribute vs item lookup, and positions on
+// every error. It extends nunjucks' own Compiler and emits calls into our runtime (runtime.ts), which the
+// rendered code receives as its `runtime` argument — nunjucks' global runtime is never modified.
+import { type NjAny, njCompiler, njNodes, njRuntime } from "./nunjucks-internals.js";
+import { parseTemplate } from "./parser.js";
+
+const BaseCompiler: NjAny = njCompiler.Compiler;
+
+/** Names of filters and tests known to the environment: unknown ones fail at compile time, as in Jinja. */
+export interface CompileNames {
+  readonly filters: ReadonlySet<string>;
+  readonly tests: ReadonlySet<string>;
+}
+
+function str(s: string): string {
+  return JSON.stringify(s)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** Source-like text of an expression, for messages such as `'pillar.roles' is undefined`. */
+function describe(node: NjAny): string {
+  switch (node?.typename) {
+    case "Symbol":
+      return String(node.value);
+    case "Literal":
+      return node.value === null
+        ? "None"
+        : typeof node.value === "string"
+          ? `'${node.value}'`
+          : String(node.value);
+    case "PyAttr":
+      return `${describe(node.target)}.${node.val.value}`;
+    case "LookupVal":
+      return `${describe(node.target)}[${describe(node.val)}]`;
+    case "FunCall":
+      return `${describe(node.name)}()`;
+    default:
+      return "expression";
+  }
+}
+
+class PyCompiler extends BaseCompiler {
+  constructor(...args: unknown[]) {
+    super(...args);
+  }
+
+  declare names: CompileNames;
+  declare temps: string[];
+
+  init(templateName: string, names: CompileNames): void {
+    super.init(templateName, false);
+    this.names = names;
+    this.temps = [];
+  }
+
+  private pos(node: NjAny): void {
+    this._emit(`lineno = ${node.lineno}; colno = ${node.colno};\n`);
+  }
+
+  private temp(): string {
+    const id = this._tmpid();
+    this.temps.push(id);
+    return id;
+  }
+
+  getCode(): string {
+    const decl = this.temps.length > 0 ? `var ${this.temps.join(", ")};\n` : "";
+    return decl + super.getCode();
+  }
+
+  _compileExpression(node: NjAny, frame: NjAny): void {
+    this.compile(node, frame);
+  }
+
+  _emitFuncEnd(noReturn: boolean): void {
+    if (!noReturn) this._emitLine(`cb(null, ${this.buffer});`);
+    this._closeScopeLevels();
+    this._emitLine("} catch (e) {");
+    this._emitLine(`  cb(runtime.pyTagError(e, lineno, colno, ${this._templateName()}));`);
+    this._emitLine("}");
+    this._emitLine("}");
+    this.buffer = null;
+  }
+
+  compileOutput(node: NjAny, frame: NjAny): void {
+    for (const child of node.children) {
+      if (child instanceof njNodes.TemplateData) {
+        if (child.value) {
+          this._emit(`${this.buffer} += `);
+          this.compileLiteral(child, frame);
+          this._emitLine(";");
+        }
+      } else {
+        this.pos(child);
+        this._emit(`${this.buffer} += runtime.pyStr(`);
+        this.compile(child, frame);
+        this._emitLine(");");
+      }
+    }
+  }
+
+  compilePyDo(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    this._emit("(");
+    this.compile(node.expr, frame);
+    this._emitLine(");");
+  }
+
+  compileIf(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    this._emit("if (runtime.pyBool(");
+    this.compile(node.cond, frame);
+    this._emitLine(")) {");
+    this._withScopedSyntax(() => this.compile(node.body, frame));
+    if (node.else_) {
+      this._emitLine("} else {");
+      this._withScopedSyntax(() => this.compile(node.else_, frame));
+    }
+    this._emitLine("}");
+  }
+
+  compileInlineIf(node: NjAny, frame: NjAny): void {
+    this._emit("(runtime.pyBool(");
+    this.compile(node.cond, frame);
+    this._emit(") ? ");
+    this.compile(node.body, frame);
+    this._emit(" : ");
+    if (node.else_ !== null && node.else_ !== undefined) this.compile(node.else_, frame);
+    else this._emit("undefined");
+    this._emit(")");
+  }
+
+  compileOr(node: NjAny, frame: NjAny): void {
+    const t = this.temp();
+    this._emit(`((${t} = `);
+    this.compile(node.left, frame);
+    this._emit(`), runtime.pyBool(${t}) ? ${t} : `);
+    this.compile(node.right, frame);
+    this._emit(")");
+  }
+
+  compileAnd(node: NjAny, frame: NjAny): void {
+    const t = this.temp();
+    this._emit(`((${t} = `);
+    this.compile(node.left, frame);
+    this._emit(`), runtime.pyBool(${t}) ? `);
+    this.compile(node.right, frame);
+    this._emit(` : ${t})`);
+  }
+
+  compileNot(node: NjAny, frame: NjAny): void {
+    this._emit("!runtime.pyBool(");
+    this.compile(node.target, frame);
+    this._emit(")");
+  }
+
+  private binCall(fn: string, node: NjAny, frame: NjAny): void {
+    this._emit(`runtime.${fn}(`);
+    this.compile(node.left, frame);
+    this._emit(", ");
+    this.compile(node.right, frame);
+    this._emit(")");
+  }
+
+  compileAdd(node: NjAny, frame: NjAny): void {
+    this.binCall("pyAdd", node, frame);
+  }
+  compileSub(node: NjAny, frame: NjAny): void {
+    this.binCall("pySub", node, frame);
+  }
+  compileMul(node: NjAny, frame: NjAny): void {
+    this.binCall("pyMul", node, frame);
+  }
+  compileDiv(node: NjAny, frame: NjAny): void {
+    this.binCall("pyDiv", node, frame);
+  }
+  compileFloorDiv(node: NjAny, frame: NjAny): void {
+    this.binCall("pyFloorDiv", node, frame);
+  }
+  compileMod(node: NjAny, frame: NjAny): void {
+    this.binCall("pyMod", node, frame);
+  }
+  compilePow(node: NjAny, frame: NjAny): void {
+    this.binCall("pyPow", node, frame);
+  }
+  compileIn(node: NjAny, frame: NjAny): void {
+    this.binCall("pyIn", node, frame);
+  }
+
+  compileConcat(node: NjAny, frame: NjAny): void {
+    this._emit("(runtime.pyStr(");
+    this.compile(node.left, frame);
+    this._emit(") + runtime.pyStr(");
+    this.compile(node.right, frame);
+    this._emit("))");
+  }
+
+  compileCompare(node: NjAny, frame: NjAny): void {
+    // Python chains comparisons (`a < b < c` is `a < b and b < c`).
+    const ops = node.ops as NjAny[];
+    if (ops.length > 1) this._emit("(");
+    let left = node.expr;
+    ops.forEach((op, i) => {
+      if (i > 0) this._emit(" && ");
+      this._emit(`runtime.pyCompare(${str(op.type)}, `);
+      this.compile(left, frame);
+      this._emit(", ");
+      this.compile(op.expr, frame);
+      this._emit(")");
+      left = op.expr;
+    });
+    if (ops.length > 1) this._emit(")");
+  }
+
+  compileGroup(node: NjAny, frame: NjAny): void {
+    if (node.children.length === 1) {
+      this._emit("(");
+      this.compile(node.children[0], frame);
+      this._emit(")");
+      return;
+    }
+    this._emit("runtime.pyTuple([");
+    node.children.forEach((c: NjAny, i: number) => {
+      if (i > 0) this._emit(", ");
+      this.compile(c, frame);
+    });
+    this._emit("])");
+  }
+
+  compileDict(node: NjAny, frame: NjAny): void {
+    // Keys may be any expression in Jinja; build through a helper so `__proto__` stays data.
+    this._emit("runtime.pyDict([");
+    node.children.forEach((pair: NjAny, i: number) => {
+      if (i > 0) this._emit(", ");
+      const key = pair.key;
+      // Keyword arguments (`f(name=1)`) name their key; a dict literal's bare name is a variable, as in Jinja.
+      if (node.typename === "KeywordArgs" && key instanceof njNodes.Symbol)
+        this._emit(str(String(key.value)));
+      else this.compile(key, frame);
+      this._emit(", ");
+      this.compile(pair.value, frame);
+    });
+    this._emit("])");
+  }
+
+  compileLookupVal(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pyGetitem(");
+    this.compile(node.target, frame);
+    this._emit(", ");
+    this.compile(node.val, frame);
+    this._emit(`, ${str(describe(node.target))})`);
+  }
+
+  compilePyAttr(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pyGetattr(");
+    this.compile(node.target, frame);
+    this._emit(`, ${str(String(node.val.value))}, ${str(describe(node.target))})`);
+  }
+
+  compilePySlice(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pySlice(");
+    this.compile(node.target, frame);
+    for (const part of [node.start, node.stop, node.step]) {
+      this._emit(", ");
+      if (part === null || part === undefined) this._emit("null");
+      else this.compile(part, frame);
+    }
+    this._emit(")");
+  }
+
+  compileFunCall(node: NjAny, frame: NjAny): void {
+    this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, `);
+    const callee = node.name;
+    if (callee instanceof njNodes.Node && callee.typename === "PyAttr") {
+      this._emit("runtime.pyCallAttr(");
+      this.compile(callee.target, frame);
+      this._emit(`, ${str(String(callee.val.value))}, `);
+      this._compileAggregate(node.args, frame, "[", "]");
+      this._emit(`, ${str(describe(callee.target))}))`);
+      return;
+    }
+    this._emit("runtime.pyCall(");
+    this.compile(callee, frame);
+    this._emit(", ");
+    this._compileAggregate(node.args, frame, "[", "]");
+    this._emit(`, ${str(describe(callee))}, context))`);
+  }
+
+  compileFilter(node: NjAny, frame: NjAny): void {
+    const name = node.name.value as string;
+    if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
+    this._emit(`env.getFilter(${str(name)}).call(context, `);
+    this._compileAggregate(node.args, frame);
+    this._emit(")");
+  }
+
+  compileIs(node: NjAny, frame: NjAny): void {
+    const right = node.right;
+    let name: string;
+    if (right instanceof njNodes.FunCall) name = String(right.name.value);
+    else name = right.value === null ? "none" : String(right.value);
+    if (!this.names.tests.has(name)) this.fail(`no test named '${name}'`, node.lineno, node.colno);
+    this._emit(`(env.getTest(${str(name)}).call(context, `);
+    this.compile(node.left, frame);
+    if (right instanceof njNodes.FunCall && right.args) {
+      this._emit(", ");
+      this._compileAggregate(right.args, frame);
+    }
+    this._emit(") === true)");
+  }
+
+  compileSymbol(node: NjAny, frame: NjAny): void {
+    const id = frame.lookup(node.value);
+    if (id) this._emit(id);
+    else this._emit(`runtime.contextOrFrameLookup(context, frame, ${str(node.value)})`);
+  }
+
+  /** The compile-time id of `name` when it is bound in the current scope (stopping at loop/macro scopes). */
+  private localId(frame: NjAny, name: string): string | undefined {
+    let f = frame;
+    while (f) {
+      const v = f.variables[name];
+      if (v !== undefined) return v;
+      if (f.isolateWrites) return undefined;
+      f = f.parent;
+    }
+    return undefined;
+  }
+
+  compileSet(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    const targets = node.targets as NjAny[];
+    const valueId = this._tmpid();
+    this._emit(`var ${valueId} = `);
+    if (node.value) this.compile(node.value, frame);
+    else this.compile(node.body, frame);
+    this._emitLine(";");
+    const single = targets.length === 1;
+    if (!single) this._emitLine(`${valueId} = runtime.pyUnpack(${valueId}, ${targets.length});`);
+    targets.forEach((target, i) => {
+      const value = single ? valueId : `${valueId}[${i}]`;
+      if (target.typename === "PyAttr" || target.typename === "LookupVal") {
+        // `{% set ns.attr = value %}` (Jinja namespaces).
+        this._emit("runtime.pySetAttr(");
+        this.compile(target.target, frame);
+        this._emit(", ");
+        if (target.typename === "PyAttr") this._emit(str(String(target.val.value)));
+        else this.compile(target.val, frame);
+        this._emitLine(`, ${value});`);
+        return;
+      }
+      if (!(target instanceof njNodes.Symbol))
+        this.fail("cannot assign to this expression", target.lineno, target.colno);
+      const name = String(target.value);
+      const id = this.localId(frame, name);
+      if (id !== undefined) this._emitLine(`${id} = ${value};`);
+      this._emitLine(`frame.set(${str(name)}, ${value}, true);`);
+      this._emitLine(`if (frame.topLevel) { context.setVariable(${str(name)}, ${value});`);
+      if (name.charAt(0) !== "_") this._emitLine(`context.addExport(${str(name)}, ${value});`);
+      this._emitLine("}");
+    });
+  }
+
+  private bindLoopNames(node: NjAny, item: string, ids: string[]): void {
+    if (node.name instanceof njNodes.Array) {
+      const names = node.name.children as NjAny[];
+      const u = this._tmpid();
+      this._emitLine(`var ${u} = runtime.pyUnpack(${item}, ${names.length});`);
+      names.forEach((n, i) => {
+        this._emitLine(`${ids[i]} = ${u}[${i}]; frame.set(${str(n.value)}, ${ids[i]});`);
+      });
+    } else {
+      this._emitLine(`${ids[0]} = ${item}; frame.set(${str(node.name.value)}, ${ids[0]});`);
+    }
+  }
+
+  compilePyFor(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    const arr = this._tmpid();
+    const len = this._tmpid();
+    const i = this._tmpid();
+    const loop = this._tmpid();
+    this._emit(`var ${arr} = runtime.pyIter(`);
+    this.compile(node.arr, frame);
+    this._emitLine(`, ${str(describe(node.arr))});`);
+    const outer = frame;
+    frame = frame.push(true);
+    this._emitLine("frame = frame.push(true);");
+    const names: NjAny[] = node.name instanceof njNodes.Array ? node.name.children : [node.name];
+    const ids = names.map(() => this._tmpid());
+    this._emitLine(`var ${ids.join(", ")};`);
+    names.forEach((n, k) => {
+      frame.set(n.value, ids[k]);
+    });
+    if (node.filter) {
+      const kept = this._tmpid();
+      const j = this._tmpid();
+      this._emitLine(`var ${kept} = [];`);
+      this._emitLine(`for (var ${j} = 0; ${j} < ${arr}.length; ${j}++) {`);
+      this.bindLoopNames(node, `${arr}[${j}]`, ids);
+      this._emit("if (runtime.pyBool(");
+      this.compile(node.filter, frame);
+      this._emitLine(`)) ${kept}.push(${arr}[${j}]);`);
+      this._emitLine("}");
+      this._emitLine(`${arr} = ${kept};`);
+    }
+    this._emitLine(`var ${len} = ${arr}.length;`);
+    this._emitLine(`var ${loop} = new runtime.PyLoop(${arr});`);
+    this._emitLine(`frame.set("loop", ${loop});`);
+    this._emitLine(`for (var ${i} = 0; ${i} < ${len}; ${i}++) {`);
+    this._emitLine(`${loop}.index0 = ${i};`);
+    this.bindLoopNames(node, `${arr}[${i}]`, ids);
+    this._withScopedSyntax(() => this.compile(node.body, frame));
+    this._emitLine("}");
+    this._emitLine("frame = frame.pop();");
+    if (node.else_) {
+      this._emitLine(`if (${len} === 0) {`);
+      this._withScopedSyntax(() => this.compile(node.else_, outer));
+      this._emitLine("}");
+    }
+  }
+
+  _compileMacro(node: NjAny, frame: NjAny): string {
+    const keepFrame = frame !== undefined;
+    const funcId = `macro_${this._tmpid()}`;
+    const params: { name: string; def: NjAny }[] = [];
+    for (const arg of node.args.children as NjAny[]) {
+      if (arg instanceof njNodes.Dict) {
+        for (const pair of arg.children as NjAny[])
+          params.push({ name: String(pair.key.value), def: pair.value });
+      } else {
+        if (!(arg instanceof njNodes.Symbol))
+          this.fail("macro parameters must be names", arg.lineno, arg.colno);
+        params.push({ name: String(arg.value), def: null });
+      }
+    }
+    const used = new Set<string>();
+    for (const s of node.body.findAll(njNodes.Symbol) as NjAny[]) used.add(String(s.value));
+    const macroName = node.name ? String(node.name.value) : "caller";
+    const a = this._tmpid();
+    const callerFrame = this._tmpid();
+    const flags = `${used.has("varargs")}, ${used.has("kwargs")}`;
+    this._emitLine(
+      `var ${funcId} = runtime.pyMacro(${str(macroName)}, ${JSON.stringify(params.map((p) => p.name))}, ${flags}, function (${a}) {`,
+    );
+    this._emitLine(`var ${callerFrame} = frame;`);
+    this._emitLine(`frame = ${keepFrame ? "frame.push(true)" : "new runtime.Frame(undefined, true)"};`);
+    this._emitLine("try {");
+    const compileFrame = keepFrame ? frame.push(true) : new njRuntime.Frame(undefined, true);
+    params.forEach((p, k) => {
+      this._emit(`frame.set(${str(p.name)}, ${a}.args[${k}] !== runtime.MISSING ? ${a}.args[${k}] : `);
+      if (p.def) this.compile(p.def, compileFrame);
+      else this._emit("undefined");
+      this._emitLine(");");
+    });
+    this._emitLine(`frame.set("varargs", ${a}.varargs); frame.set("kwargs", ${a}.kwargs);`);
+    this._emitLine(`if (${a}.caller !== undefined) frame.set("caller", ${a}.caller);`);
+    const buf = this._pushBuffer();
+    this._withScopedSyntax(() => this.compile(node.body, compileFrame));
+    this._emitLine(`frame = ${callerFrame};`);
+    this._emitLine(`return new runtime.SafeString(${buf});`);
+    this._emitLine(
+      `} catch (e) { frame = ${callerFrame}; throw runtime.pyTagError(e, lineno, colno, ${this._templateName()}); }`,
+    );
+    this._emitLine("});");
+    this._popBuffer();
+    return funcId;
+  }
+
+  compilePyImportData(node: NjAny, frame: NjAny): void {
+    this._emit(
+      `(lineno = ${node.lineno}, colno = ${node.colno}, runtime.pyImportData(env, context, frame, ${str(node.kind)}, `,
+    );
+    this.compile(node.template, frame);
+    this._emit(`, ${node.withContext ? "true" : "false"}))`);
+  }
+
+  compilePyLoadData(node: NjAny, frame: NjAny): void {
+    this._emit(
+      `(lineno = ${node.lineno}, colno = ${node.colno}, runtime.pyLoadData(env, ${str(node.kind)}, `,
+    );
+    this.compile(node.body, frame);
+    this._emit("))");
+  }
+}
+
+/** Compiles template text to the JavaScript source of a nunjucks template module (`{root, b_*}`). */
+export function compileTemplate(src: string, name: string, names: CompileNames): string {
+  const compiler = new PyCompiler(name, names);
+  compiler.compile(parseTemplate(src, []));
+  return compiler.getCode();
+}

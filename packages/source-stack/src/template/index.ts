@@ -1,0 +1,22 @@
+export { type CompileNames, compileTemplate } from "./compiler.js";
+export { jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
+export { pyFormatMethod, pyPercent } from "./pyformat.js";
+export {
+  DictView,
+  floatRepr,
+  PyTuple,
+  pyBool,
+  pyEq,
+  pyRepr,
+  pyStr,
+} from "./pyvalues.js";
+export {
+  createRenderer,
+  jinjaSource,
+  type Renderer,
+  type RendererOptions,
+  type TemplateWarning,
+} from "./renderer.js";
+export { saltBuiltins, traverse } from "./salt.js";
+export { codePointCompare, type JsonOptions, pyJsonDumps, pyPformat } from "./serialize-python.js";
+export { yamlDquote, yamlEncode, yamlSquote } from "./yaml-quote.js";

@@ -1,0 +1,345 @@
+// Python methods on template values: `d.get('k', x)`, `d.items()`, `l.append(x)`, `s.split(',')`, ...
+// Dict/list methods mutate in place as in Python (that is how `{% do stack.update({...}) %}` changes the stack).
+import { hasOwn, setKey } from "@merge/core";
+import { TemplateProblem } from "./errors.js";
+import { bindArgs, splitArgs } from "./kwargs.js";
+import { pyFormatMethod } from "./pyformat.js";
+import { DictView, isDict, isSafeString, PyTuple, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+
+type Method = (self: never, args: readonly unknown[]) => unknown;
+type Dict = Record<string, unknown>;
+
+function keyOf(key: unknown): string {
+  return typeof key === "string" ? key : pyStr(key);
+}
+
+function view(kind: DictView["kind"]): DictView {
+  const v = new DictView();
+  v.kind = kind;
+  return v;
+}
+
+function update(self: Dict, args: readonly unknown[]): null {
+  const { pos, kw } = splitArgs(args);
+  for (const src of pos) {
+    if (isDict(src)) {
+      for (const k in src) if (hasOwn(src, k)) setKey(self, k, src[k]);
+    } else if (Array.isArray(src)) {
+      for (const pair of src) {
+        if (!Array.isArray(pair) || pair.length !== 2) {
+          throw new TemplateProblem("ValueError: dictionary update sequence element has wrong length");
+        }
+        setKey(self, keyOf(pair[0]), pair[1]);
+      }
+    } else if (src !== undefined && src !== null) {
+      throw new TemplateProblem(`TypeError: '${pyTypeName(src)}' object is not iterable`);
+    }
+  }
+  if (kw) for (const k in kw) setKey(self, k, kw[k]);
+  return null;
+}
+
+export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
+  get: (self: Dict, args: readonly unknown[]) => {
+    const [key, def] = bindArgs(args, ["key", "default"], "get");
+    const k = keyOf(key);
+    return hasOwn(self, k) ? self[k] : def === undefined ? null : def;
+  },
+  keys: (self: Dict) => {
+    const v = view("dict_keys");
+    for (const k in self) if (hasOwn(self, k)) v.push(k);
+    return v;
+  },
+  values: (self: Dict) => {
+    const v = view("dict_values");
+    for (const k in self) if (hasOwn(self, k)) v.push(self[k]);
+    return v;
+  },
+  items: (self: Dict) => {
+    const v = view("dict_items");
+    for (const k in self) if (hasOwn(self, k)) v.push(PyTuple.from2(k, self[k]));
+    return v;
+  },
+  update,
+  pop: (self: Dict, args: readonly unknown[]) => {
+    const k = keyOf(args[0]);
+    if (hasOwn(self, k)) {
+      const v = self[k];
+      delete self[k];
+      return v;
+    }
+    if (args.length > 1) return args[1];
+    throw new TemplateProblem(`KeyError: ${pyRepr(args[0])}`);
+  },
+  popitem: (self: Dict) => {
+    const keys = Object.keys(self);
+    const k = keys[keys.length - 1];
+    if (k === undefined) throw new TemplateProblem("KeyError: 'popitem(): dictionary is empty'");
+    const v = self[k];
+    delete self[k];
+    return PyTuple.from2(k, v);
+  },
+  setdefault: (self: Dict, args: readonly unknown[]) => {
+    const k = keyOf(args[0]);
+    if (hasOwn(self, k)) return self[k];
+    const v = args.length > 1 ? args[1] : null;
+    setKey(self, k, v);
+    return v;
+  },
+  copy: (self: Dict) => {
+    const out: Dict = {};
+    for (const k in self) if (hasOwn(self, k)) setKey(out, k, self[k]);
+    return out;
+  },
+  clear: (self: Dict) => {
+    for (const k of Object.keys(self)) delete self[k];
+    return null;
+  },
+});
+
+function listIndex(self: unknown[], i: unknown): number {
+  const n = typeof i === "number" ? i : Number(i);
+  return n < 0 ? self.length + n : n;
+}
+
+export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
+  append: (self: unknown[], args: readonly unknown[]) => {
+    self.push(args[0]);
+    return null;
+  },
+  extend: (self: unknown[], args: readonly unknown[]) => {
+    const src = args[0];
+    if (Array.isArray(src)) for (const x of src) self.push(x);
+    else if (typeof src === "string") for (const ch of src) self.push(ch);
+    else if (isDict(src)) for (const k in src) self.push(k);
+    else throw new TemplateProblem(`TypeError: '${pyTypeName(src)}' object is not iterable`);
+    return null;
+  },
+  insert: (self: unknown[], args: readonly unknown[]) => {
+    let i = listIndex(self, args[0]);
+    if (i < 0) i = 0;
+    self.splice(Math.min(i, self.length), 0, args[1]);
+    return null;
+  },
+  pop: (self: unknown[], args: readonly unknown[]) => {
+    if (self.length === 0) throw new TemplateProblem("IndexError: pop from empty list");
+    const i = args.length > 0 ? listIndex(self, args[0]) : self.length - 1;
+    if (i < 0 || i >= self.length) throw new TemplateProblem("IndexError: pop index out of range");
+    return self.splice(i, 1)[0];
+  },
+  remove: (self: unknown[], args: readonly unknown[]) => {
+    const i = self.findIndex((x) => pyEq(x, args[0]));
+    if (i === -1) throw new TemplateProblem("ValueError: list.remove(x): x not in list");
+    self.splice(i, 1);
+    return null;
+  },
+  index: (self: unknown[], args: readonly unknown[]) => {
+    const i = self.findIndex((x) => pyEq(x, args[0]));
+    if (i === -1) throw new TemplateProblem(`ValueError: ${pyRepr(args[0])} is not in list`);
+    return i;
+  },
+  count: (self: unknown[], args: readonly unknown[]) => self.filter((x) => pyEq(x, args[0])).length,
+  reverse: (self: unknown[]) => {
+    self.reverse();
+    return null;
+  },
+  copy: (self: unknown[]) => self.slice(),
+  clear: (self: unknown[]) => {
+    self.length = 0;
+    return null;
+  },
+});
+
+/** Python's whitespace for str.split()/strip() without arguments. */
+const PY_SPACE =
+  " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+
+function stripChars(s: string, chars: unknown, left: boolean, right: boolean): string {
+  const set = chars === undefined || chars === null ? PY_SPACE : String(chars);
+  let a = 0;
+  let b = s.length;
+  if (left) while (a < b && set.includes(s[a] as string)) a++;
+  if (right) while (b > a && set.includes(s[b - 1] as string)) b--;
+  return s.slice(a, b);
+}
+
+function splitWhitespace(s: string, maxsplit: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    while (i < n && PY_SPACE.includes(s[i] as string)) i++;
+    if (i >= n) break;
+    if (maxsplit >= 0 && out.length === maxsplit) {
+      out.push(stripChars(s.slice(i), undefined, false, true));
+      return out;
+    }
+    let j = i;
+    while (j < n && !PY_SPACE.includes(s[j] as string)) j++;
+    out.push(s.slice(i, j));
+    i = j;
+  }
+  return out;
+}
+
+export function pySplit(s: string, sep: unknown, maxsplit: unknown): string[] {
+  const max = maxsplit === undefined || maxsplit === null ? -1 : Number(maxsplit);
+  if (sep === undefined || sep === null) return splitWhitespace(s, max);
+  const d = String(sep);
+  if (d === "") throw new TemplateProblem("ValueError: empty separator");
+  const parts = s.split(d);
+  if (max < 0 || parts.length <= max + 1) return parts;
+  return [...parts.slice(0, max), parts.slice(max).join(d)];
+}
+
+function affix(s: string, arg: unknown, test: (s: string, p: string) => boolean): boolean {
+  if (Array.isArray(arg)) return arg.some((p) => test(s, String(p)));
+  return test(s, String(arg));
+}
+
+function textOf(self: unknown): string {
+  return isSafeString(self) ? self.val : (self as string);
+}
+
+export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
+  split: (self: string, args: readonly unknown[]) => {
+    const [sep, max] = bindArgs(args, ["sep", "maxsplit"], "split");
+    return pySplit(textOf(self), sep, max);
+  },
+  rsplit: (self: string, args: readonly unknown[]) => {
+    const [sep, maxArg] = bindArgs(args, ["sep", "maxsplit"], "rsplit");
+    const max = maxArg === undefined || maxArg === null ? -1 : Number(maxArg);
+    const s = textOf(self);
+    if (max < 0) return pySplit(s, sep, -1);
+    if (sep === undefined || sep === null) {
+      const words = splitWhitespace(s, -1);
+      if (words.length <= max + 1) return words;
+      const headWords = words.length - max;
+      let idx = s.length;
+      const tail: string[] = [];
+      for (let k = words.length - 1; k >= headWords; k--) {
+        idx = s.lastIndexOf(words[k] as string, idx - 1);
+        tail.unshift(words[k] as string);
+      }
+      return [stripChars(s.slice(0, idx), undefined, false, true), ...tail];
+    }
+    const parts = s.split(String(sep));
+    if (parts.length <= max + 1) return parts;
+    return [parts.slice(0, parts.length - max).join(String(sep)), ...parts.slice(parts.length - max)];
+  },
+  splitlines: (self: string, args: readonly unknown[]) => {
+    const keep = args[0] === true;
+    const s = textOf(self);
+    const out: string[] = [];
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: Python's splitlines() splits on these separators.
+    const re = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
+    let last = 0;
+    for (let m = re.exec(s); m !== null; m = re.exec(s)) {
+      out.push(s.slice(last, keep ? m.index + m[0].length : m.index));
+      last = m.index + m[0].length;
+    }
+    if (last < s.length) out.push(s.slice(last));
+    return out;
+  },
+  strip: (self: string, args: readonly unknown[]) => stripChars(textOf(self), args[0], true, true),
+  lstrip: (self: string, args: readonly unknown[]) => stripChars(textOf(self), args[0], true, false),
+  rstrip: (self: string, args: readonly unknown[]) => stripChars(textOf(self), args[0], false, true),
+  startswith: (self: string, args: readonly unknown[]) =>
+    affix(textOf(self), args[0], (s, p) => s.startsWith(p)),
+  endswith: (self: string, args: readonly unknown[]) => affix(textOf(self), args[0], (s, p) => s.endsWith(p)),
+  lower: (self: string) => textOf(self).toLowerCase(),
+  upper: (self: string) => textOf(self).toUpperCase(),
+  title: (self: string) =>
+    textOf(self).replace(/[A-Za-z\u00c0-\uffff]+/g, (w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase()),
+  capitalize: (self: string) => {
+    const s = textOf(self);
+    return s.length === 0 ? s : (s[0] as string).toUpperCase() + s.slice(1).toLowerCase();
+  },
+  swapcase: (self: string) =>
+    Array.from(textOf(self), (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(""),
+  replace: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const old = String(args[0]);
+    const rep = String(args[1]);
+    const count = args.length > 2 ? Number(args[2]) : -1;
+    if (count < 0) return s.split(old).join(rep);
+    const parts = s.split(old);
+    if (parts.length <= count + 1) return parts.join(rep);
+    return parts.slice(0, count + 1).join(rep) + old + parts.slice(count + 1).join(old);
+  },
+  format: (self: string, args: readonly unknown[]) => pyFormatMethod(textOf(self), args),
+  join: (self: string, args: readonly unknown[]) => {
+    const src = args[0];
+    const items = Array.isArray(src)
+      ? src
+      : typeof src === "string"
+        ? Array.from(src)
+        : isDict(src)
+          ? Object.keys(src)
+          : [];
+    for (const item of items) {
+      if (typeof item !== "string" && !isSafeString(item)) {
+        throw new TemplateProblem(
+          `TypeError: sequence item: expected str instance, ${pyTypeName(item)} found`,
+        );
+      }
+    }
+    return items.map((x) => pyStr(x)).join(textOf(self));
+  },
+  find: (self: string, args: readonly unknown[]) => textOf(self).indexOf(String(args[0])),
+  rfind: (self: string, args: readonly unknown[]) => textOf(self).lastIndexOf(String(args[0])),
+  index: (self: string, args: readonly unknown[]) => {
+    const i = textOf(self).indexOf(String(args[0]));
+    if (i === -1) throw new TemplateProblem("ValueError: substring not found");
+    return i;
+  },
+  count: (self: string, args: readonly unknown[]) => {
+    const sub = String(args[0]);
+    const s = textOf(self);
+    return sub === "" ? s.length + 1 : s.split(sub).length - 1;
+  },
+  isdigit: (self: string) => /^[0-9]+$/.test(textOf(self)),
+  isnumeric: (self: string) => /^\p{N}+$/u.test(textOf(self)),
+  isalpha: (self: string) => /^\p{L}+$/u.test(textOf(self)),
+  isalnum: (self: string) => /^[\p{L}\p{N}]+$/u.test(textOf(self)),
+  isspace: (self: string) =>
+    textOf(self).length > 0 && stripChars(textOf(self), undefined, true, true) === "",
+  islower: (self: string) => /\p{Ll}/u.test(textOf(self)) && !/\p{Lu}/u.test(textOf(self)),
+  isupper: (self: string) => /\p{Lu}/u.test(textOf(self)) && !/\p{Ll}/u.test(textOf(self)),
+  zfill: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const width = Number(args[0]);
+    if (s.length >= width) return s;
+    const sign = s[0] === "-" || s[0] === "+" ? (s[0] as string) : "";
+    return sign + "0".repeat(width - s.length) + s.slice(sign.length);
+  },
+  center: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const width = Number(args[0]);
+    const fill = args.length > 1 ? String(args[1]) : " ";
+    if (s.length >= width) return s;
+    const total = width - s.length;
+    const left = Math.floor(total / 2) + (total & width & 1);
+    return fill.repeat(left) + s + fill.repeat(total - left);
+  },
+  ljust: (self: string, args: readonly unknown[]) =>
+    textOf(self).padEnd(Number(args[0]), args.length > 1 ? String(args[1]) : " "),
+  rjust: (self: string, args: readonly unknown[]) =>
+    textOf(self).padStart(Number(args[0]), args.length > 1 ? String(args[1]) : " "),
+  partition: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const sep = String(args[0]);
+    const i = s.indexOf(sep);
+    return i === -1 ? PyTuple.of_([s, "", ""]) : PyTuple.of_([s.slice(0, i), sep, s.slice(i + sep.length)]);
+  },
+  encode: (self: string) => textOf(self),
+  decode: (self: string) => textOf(self),
+});
+
+/** The Python method `name` of `self`, or undefined when its type has no such method. */
+export function methodTable(self: unknown): Record<string, Method> | undefined {
+  if (typeof self === "string" || isSafeString(self)) return STR_METHODS;
+  if (Array.isArray(self)) return LIST_METHODS;
+  if (isDict(self)) return DICT_METHODS;
+  return undefined;
+}

@@ -1,0 +1,187 @@
+// Jinja syntax nunjucks lacks, added by extending nunjucks' own parser: `for ... if cond`, `{% do %}`, slices,
+// dot access kept distinct from subscripts, `True/False/None`, and Salt's serializer tags (`import_yaml`,
+// `load_yaml ... endload` and friends).
+import { type NjAny, njLexer, njNodes, njParser } from "./nunjucks-internals.js";
+
+const Node = njNodes.Node;
+
+/** `{% do expr %}`: evaluate, print nothing. */
+export const PyDo: NjAny = Node.extend("PyDo", { fields: ["expr"] });
+/** `target[start:stop:step]`. */
+export const PySlice: NjAny = Node.extend("PySlice", { fields: ["target", "start", "stop", "step"] });
+/** `target.name` (attribute access, which prefers Python methods over dict keys as Jinja does). */
+export const PyAttr: NjAny = Node.extend("PyAttr", { fields: ["target", "val"] });
+/** `{% import_yaml "f" as v %}`: render the file (relative to the config's directory) and parse it. */
+export const PyImportData: NjAny = Node.extend("PyImportData", {
+  fields: ["kind", "template", "withContext"],
+});
+/** `{% load_yaml as v %}...{% endload %}`: parse the rendered block. */
+export const PyLoadData: NjAny = Node.extend("PyLoadData", { fields: ["kind", "body"] });
+/** A `for` loop with Jinja's optional `if` filter. */
+export const PyFor: NjAny = njNodes.For.extend("PyFor", {
+  fields: ["arr", "name", "body", "else_", "filter"],
+});
+
+const IMPORT_TAGS: Record<string, string> = { import_yaml: "yaml", import_json: "json", import_text: "text" };
+const LOAD_TAGS: Record<string, string> = { load_yaml: "yaml", load_json: "json", load_text: "text" };
+
+const BaseParser: NjAny = njParser.Parser;
+
+class PyParser extends BaseParser {
+  constructor(...args: unknown[]) {
+    super(...args);
+  }
+
+  parseStatement(): NjAny {
+    const tok = this.peekToken();
+    if (tok && tok.type === njLexer.TOKEN_SYMBOL) {
+      if (this.breakOnBlocks && this.breakOnBlocks.indexOf(tok.value) !== -1) return null;
+      if (tok.value === "do") return this.parseDo();
+      if (tok.value === "for") return this.parsePyFor();
+      if (IMPORT_TAGS[tok.value] !== undefined) return this.parseImportData(IMPORT_TAGS[tok.value] as string);
+      if (LOAD_TAGS[tok.value] !== undefined) return this.parseLoadData(LOAD_TAGS[tok.value] as string);
+    }
+    return super.parseStatement();
+  }
+
+  parseDo(): NjAny {
+    const tok = this.nextToken();
+    const node = new PyDo(tok.lineno, tok.colno, this.parseExpression());
+    this.advanceAfterBlockEnd(tok.value);
+    return node;
+  }
+
+  parsePyFor(): NjAny {
+    const forTok = this.nextToken();
+    const node = new PyFor(forTok.lineno, forTok.colno);
+    node.name = this.parsePrimary(true);
+    if (!(node.name instanceof njNodes.Symbol))
+      this.fail("expected a loop variable name", forTok.lineno, forTok.colno);
+    if (this.peekToken().type === njLexer.TOKEN_COMMA) {
+      const first = node.name;
+      node.name = new njNodes.Array(first.lineno, first.colno);
+      node.name.addChild(first);
+      while (this.skip(njLexer.TOKEN_COMMA)) {
+        if (this.peekToken().type === njLexer.TOKEN_SYMBOL && this.peekToken().value === "in") break;
+        node.name.addChild(this.parsePrimary(true));
+      }
+    }
+    if (!this.skipSymbol("in")) this.fail('expected "in" in for loop', forTok.lineno, forTok.colno);
+    node.arr = this.parseOr();
+    node.filter = this.skipSymbol("if") ? this.parseExpression() : null;
+    if (this.skipSymbol("recursive"))
+      this.fail("recursive loops are not supported", forTok.lineno, forTok.colno);
+    this.advanceAfterBlockEnd(forTok.value);
+    node.body = this.parseUntilBlocks("endfor", "else");
+    if (this.skipSymbol("else")) {
+      this.advanceAfterBlockEnd("else");
+      node.else_ = this.parseUntilBlocks("endfor");
+    }
+    this.advanceAfterBlockEnd();
+    return node;
+  }
+
+  parseImportData(kind: string): NjAny {
+    const tok = this.nextToken();
+    const template = this.parseExpression();
+    if (!this.skipSymbol("as")) this.fail(`${tok.value}: expected "as"`, tok.lineno, tok.colno);
+    const target = this.parsePrimary(true);
+    if (!(target instanceof njNodes.Symbol))
+      this.fail(`${tok.value}: expected a name`, tok.lineno, tok.colno);
+    const withContext = this.parseWithContext() === true;
+    this.advanceAfterBlockEnd(tok.value);
+    const value = new PyImportData(tok.lineno, tok.colno, kind, template, withContext);
+    return new njNodes.Set(tok.lineno, tok.colno, [target], value);
+  }
+
+  parseLoadData(kind: string): NjAny {
+    const tok = this.nextToken();
+    if (!this.skipSymbol("as")) this.fail(`${tok.value}: expected "as"`, tok.lineno, tok.colno);
+    const target = this.parsePrimary(true);
+    if (!(target instanceof njNodes.Symbol))
+      this.fail(`${tok.value}: expected a name`, tok.lineno, tok.colno);
+    this.advanceAfterBlockEnd(tok.value);
+    const body = this.parseUntilBlocks("endload");
+    this.advanceAfterBlockEnd();
+    const capture = new njNodes.Capture(tok.lineno, tok.colno, body);
+    const value = new PyLoadData(tok.lineno, tok.colno, kind, capture);
+    return new njNodes.Set(tok.lineno, tok.colno, [target], value);
+  }
+
+  parsePrimary(noPostfix?: boolean): NjAny {
+    const node = super.parsePrimary(true);
+    // Jinja spells the constants True/False/None too.
+    if (node instanceof njNodes.Symbol && !(node instanceof njNodes.Literal)) {
+      if (node.value === "True" || node.value === "False" || node.value === "None") {
+        const value = node.value === "None" ? null : node.value === "True";
+        const lit = new njNodes.Literal(node.lineno, node.colno, value);
+        return noPostfix ? lit : this.parsePostfix(lit);
+      }
+    }
+    return noPostfix ? node : this.parsePostfix(node);
+  }
+
+  parsePostfix(start: NjAny): NjAny {
+    let node = start;
+    let tok = this.peekToken();
+    while (tok) {
+      if (tok.type === njLexer.TOKEN_LEFT_PAREN) {
+        node = new njNodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
+      } else if (tok.type === njLexer.TOKEN_LEFT_BRACKET) {
+        node = this.parseSubscript(node);
+      } else if (tok.type === njLexer.TOKEN_OPERATOR && tok.value === ".") {
+        this.nextToken();
+        const val = this.nextToken();
+        if (!val || (val.type !== njLexer.TOKEN_SYMBOL && val.type !== njLexer.TOKEN_INT)) {
+          this.fail(
+            `expected a name after ".", got ${val ? val.value : "end of input"}`,
+            tok.lineno,
+            tok.colno,
+          );
+        }
+        const key = new njNodes.Literal(val.lineno, val.colno, val.value);
+        node = new PyAttr(tok.lineno, tok.colno, node, key);
+      } else {
+        break;
+      }
+      tok = this.peekToken();
+    }
+    return node;
+  }
+
+  /** `x[i]` or a Python slice `x[a:b:c]` (any part optional). */
+  parseSubscript(target: NjAny): NjAny {
+    const open = this.nextToken();
+    const parts: NjAny[] = [null];
+    let colons = 0;
+    for (;;) {
+      const t = this.peekToken();
+      if (!t) this.fail("unexpected end of input in subscript", open.lineno, open.colno);
+      if (t.type === njLexer.TOKEN_RIGHT_BRACKET) {
+        this.nextToken();
+        break;
+      }
+      if (t.type === njLexer.TOKEN_COLON) {
+        this.nextToken();
+        colons++;
+        if (colons > 2) this.fail("too many colons in slice", t.lineno, t.colno);
+        parts.push(null);
+        continue;
+      }
+      if (parts[parts.length - 1] !== null) this.fail("expected ] or : in subscript", t.lineno, t.colno);
+      parts[parts.length - 1] = this.parseExpression();
+    }
+    if (colons === 0) {
+      if (parts[0] === null) this.fail("empty subscript", open.lineno, open.colno);
+      return new njNodes.LookupVal(open.lineno, open.colno, target, parts[0]);
+    }
+    return new PySlice(open.lineno, open.colno, target, parts[0] ?? null, parts[1] ?? null, parts[2] ?? null);
+  }
+}
+
+/** Parses (already newline-normalised) template text into a nunjucks AST with the Jinja additions above. */
+export function parseTemplate(src: string, extensions: readonly unknown[]): NjAny {
+  const parser = new PyParser(njLexer.lex(src, {}));
+  parser.extensions = extensions;
+  return parser.parseAsRoot();
+}

@@ -1,0 +1,266 @@
+// Python string formatting: the `%` operator / Jinja's `format` filter, and `str.format()`.
+import { hasOwn } from "@merge/core";
+import { TemplateProblem } from "./errors.js";
+import { splitArgs } from "./kwargs.js";
+import { floatRepr, isDict, isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+
+function toNumber(v: unknown, conv: string): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  throw new TemplateProblem(`TypeError: %${conv} format: a real number is required, not ${pyTypeName(v)}`);
+}
+
+function expForm(n: number, prec: number, upper: boolean): string {
+  let s = n.toExponential(prec);
+  s = s.replace(/e([+-])(\d)$/, "e$10$2");
+  return upper ? s.toUpperCase() : s;
+}
+
+/** `%g`/`{:g}`: fixed or exponent form, trailing zeros removed unless `alt`. */
+function generalForm(n: number, precArg: number, upper: boolean, alt: boolean): string {
+  const prec = precArg === 0 ? 1 : precArg;
+  if (n === 0) return alt ? `0.${"0".repeat(prec - 1)}` : "0";
+  const exp = Math.floor(Math.log10(Math.abs(Number(n.toExponential(prec - 1)))));
+  let s: string;
+  if (exp < -4 || exp >= prec) {
+    s = expForm(n, prec - 1, upper);
+    if (!alt) s = s.replace(/\.?0+(e)/i, "$1");
+  } else {
+    s = n.toFixed(Math.max(0, prec - 1 - exp));
+    if (!alt && s.includes(".")) s = s.replace(/\.?0+$/, "");
+  }
+  return s;
+}
+
+function specialFloat(n: number, upper: boolean): string | undefined {
+  if (Number.isNaN(n)) return upper ? "NAN" : "nan";
+  if (!Number.isFinite(n)) return (n < 0 ? "-" : "") + (upper ? "INF" : "inf");
+  return undefined;
+}
+
+function formatNumberBody(n: number, conv: string, prec: number | undefined, alt: boolean): string {
+  const upper = conv === conv.toUpperCase();
+  const sp = "eEfFgG".includes(conv) ? specialFloat(Math.abs(n), upper) : undefined;
+  if (sp !== undefined) return sp;
+  const a = Math.abs(n);
+  switch (conv) {
+    case "d":
+    case "i":
+    case "u":
+      return BigInt(Math.trunc(a)).toString();
+    case "x":
+    case "X": {
+      const s = BigInt(Math.trunc(a)).toString(16);
+      return (alt ? (conv === "x" ? "0x" : "0X") : "") + (conv === "X" ? s.toUpperCase() : s);
+    }
+    case "o":
+      return (alt ? "0o" : "") + BigInt(Math.trunc(a)).toString(8);
+    case "f":
+    case "F":
+      return a.toFixed(prec ?? 6);
+    case "e":
+    case "E":
+      return expForm(a, prec ?? 6, upper);
+    case "g":
+    case "G":
+      return generalForm(a, prec ?? 6, upper, alt);
+    default:
+      return String(a);
+  }
+}
+
+/** Python `fmt % values`. */
+export function pyPercent(fmt: string, values: unknown): string {
+  const mapping = isDict(values) ? values : undefined;
+  const list: unknown[] = values instanceof PyTuple ? values : [values];
+  let next = 0;
+  const take = (): unknown => {
+    if (next >= list.length) throw new TemplateProblem("TypeError: not enough arguments for format string");
+    return list[next++];
+  };
+  const re = /%(?:\(([^)]*)\))?([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])/g;
+  let out = "";
+  let last = 0;
+  let usedMapping = false;
+  for (let m = re.exec(fmt); m !== null; m = re.exec(fmt)) {
+    out += fmt.slice(last, m.index);
+    last = m.index + m[0].length;
+    const [, key, flags = "", widthArg, precArg, conv = "s"] = m;
+    if (conv === "%" && key === undefined && flags === "" && widthArg === undefined) {
+      out += "%";
+      continue;
+    }
+    const width = widthArg === "*" ? Number(take()) : widthArg === undefined ? 0 : Number(widthArg);
+    const prec = precArg === "*" ? Number(take()) : precArg === undefined ? undefined : Number(precArg);
+    let value: unknown;
+    if (key !== undefined) {
+      if (mapping === undefined) throw new TemplateProblem("TypeError: format requires a mapping");
+      if (!hasOwn(mapping, key)) throw new TemplateProblem(`KeyError: '${key}'`);
+      value = mapping[key];
+      usedMapping = true;
+    } else if (conv !== "%") value = take();
+    let body: string;
+    let sign = "";
+    let numeric = false;
+    switch (conv) {
+      case "%":
+        body = "%";
+        break;
+      case "s":
+        body = pyStr(value);
+        if (prec !== undefined) body = body.slice(0, prec);
+        break;
+      case "r":
+      case "a":
+        body = pyRepr(value);
+        if (prec !== undefined) body = body.slice(0, prec);
+        break;
+      case "c":
+        body = typeof value === "number" ? String.fromCodePoint(value) : String(value);
+        break;
+      default: {
+        const n = toNumber(value, conv);
+        numeric = true;
+        if (n < 0 || Object.is(n, -0)) sign = "-";
+        else if (flags.includes("+")) sign = "+";
+        else if (flags.includes(" ")) sign = " ";
+        body = formatNumberBody(n, conv, prec, flags.includes("#"));
+        if ("diu".includes(conv) && prec !== undefined) body = body.padStart(prec, "0");
+      }
+    }
+    const len = sign.length + body.length;
+    if (len < width) {
+      if (flags.includes("-")) body = sign + body + " ".repeat(width - len);
+      else if (flags.includes("0") && numeric) body = sign + "0".repeat(width - len) + body;
+      else body = " ".repeat(width - len) + sign + body;
+    } else body = sign + body;
+    out += body;
+  }
+  out += fmt.slice(last);
+  if (mapping === undefined && next < list.length) {
+    throw new TemplateProblem("TypeError: not all arguments converted during string formatting");
+  }
+  if (mapping !== undefined && !usedMapping && next === 0 && fmt.includes("%") === false) return out;
+  return out;
+}
+
+function lookupField(root: unknown, path: string): unknown {
+  let v = root;
+  const re = /\.([^.[]+)|\[([^\]]+)\]/g;
+  for (let m = re.exec(path); m !== null; m = re.exec(path)) {
+    const k = (m[1] ?? m[2]) as string;
+    if (Array.isArray(v) && /^\d+$/.test(k)) v = v[Number(k)];
+    else if (isDict(v) && hasOwn(v, k)) v = v[k];
+    else throw new TemplateProblem(`KeyError: '${k}'`);
+  }
+  return v;
+}
+
+/** The format-spec mini language: `[[fill]align][sign][#][0][width][,][.precision][type]`. */
+function applySpec(value: unknown, spec: string): string {
+  const m = /^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/su.exec(spec);
+  if (m === null) throw new TemplateProblem(`ValueError: Invalid format specifier '${spec}'`);
+  const [, fillArg, alignArg, signFlag = "-", alt, zero, widthArg, group, precArg, type] = m;
+  const width = widthArg === undefined ? 0 : Number(widthArg);
+  const prec = precArg === undefined ? undefined : Number(precArg);
+  let body: string;
+  let sign = "";
+  const isNum = typeof value === "number" || typeof value === "boolean";
+  if (isNum && (type !== undefined ? type !== "s" : true)) {
+    const n = Number(value);
+    if (n < 0) sign = "-";
+    else if (signFlag === "+") sign = "+";
+    else if (signFlag === " ") sign = " ";
+    const t =
+      type ?? (Number.isInteger(n) && typeof value !== "boolean" ? "d" : prec !== undefined ? "g" : "");
+    if (t === "") body = floatRepr(Math.abs(n));
+    else if (t === "%") body = `${(Math.abs(n) * 100).toFixed(prec ?? 6)}%`;
+    else if (t === "b") body = (alt ? "0b" : "") + Math.trunc(Math.abs(n)).toString(2);
+    else body = formatNumberBody(n, t === "n" ? "d" : t, prec, alt !== undefined);
+    if (group !== undefined) {
+      const [ip, fp] = body.split(".");
+      body = (ip ?? "").replace(/\B(?=(\d{3})+(?!\d))/g, group) + (fp === undefined ? "" : `.${fp}`);
+    }
+  } else {
+    body = pyStr(value);
+    if (prec !== undefined) body = body.slice(0, prec);
+  }
+  const fill = fillArg ?? (zero !== undefined && isNum ? "0" : " ");
+  const align = alignArg ?? (zero !== undefined && isNum ? "=" : isNum ? ">" : "<");
+  const len = sign.length + body.length;
+  if (len >= width) return sign + body;
+  const pad = width - len;
+  switch (align) {
+    case "<":
+      return sign + body + fill.repeat(pad);
+    case ">":
+      return fill.repeat(pad) + sign + body;
+    case "=":
+      return sign + fill.repeat(pad) + body;
+    default: {
+      const left = Math.floor(pad / 2);
+      return fill.repeat(left) + sign + body + fill.repeat(pad - left);
+    }
+  }
+}
+
+/** Python `str.format(*args, **kwargs)`. */
+export function pyFormatMethod(fmt: string, args: readonly unknown[]): string {
+  const { pos, kw } = splitArgs(args);
+  let auto = 0;
+  let out = "";
+  let i = 0;
+  while (i < fmt.length) {
+    const ch = fmt[i] as string;
+    if (ch === "{" && fmt[i + 1] === "{") {
+      out += "{";
+      i += 2;
+      continue;
+    }
+    if (ch === "}" && fmt[i + 1] === "}") {
+      out += "}";
+      i += 2;
+      continue;
+    }
+    if (ch === "}") throw new TemplateProblem("ValueError: Single '}' encountered in format string");
+    if (ch !== "{") {
+      out += ch;
+      i++;
+      continue;
+    }
+    let depth = 1;
+    let j = i + 1;
+    while (j < fmt.length && depth > 0) {
+      if (fmt[j] === "{") depth++;
+      else if (fmt[j] === "}") depth--;
+      if (depth > 0) j++;
+    }
+    if (depth > 0) throw new TemplateProblem("ValueError: Single '{' encountered in format string");
+    const field = fmt.slice(i + 1, j);
+    i = j + 1;
+    const fm = /^([^!:.[]*)((?:\.[^!:.[]+|\[[^\]]*\])*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
+    if (fm === null) throw new TemplateProblem(`ValueError: bad format field '${field}'`);
+    const [, name = "", path = "", conv, specRaw = ""] = fm;
+    let value: unknown;
+    if (name === "") value = pos[auto++];
+    else if (/^\d+$/.test(name)) value = pos[Number(name)];
+    else {
+      if (kw === undefined || !hasOwn(kw, name)) throw new TemplateProblem(`KeyError: '${name}'`);
+      value = kw[name];
+    }
+    if (name === "" || /^\d+$/.test(name)) {
+      const idx = name === "" ? auto - 1 : Number(name);
+      if (idx >= pos.length) {
+        throw new TemplateProblem(
+          `IndexError: Replacement index ${idx} out of range for positional args tuple`,
+        );
+      }
+    }
+    if (path !== "") value = lookupField(value, path);
+    if (conv === "r" || conv === "a") value = pyRepr(value);
+    else if (conv === "s") value = pyStr(value);
+    const spec = specRaw.includes("{") ? pyFormatMethod(specRaw, args) : specRaw;
+    out += spec === "" ? (isSafeString(value) ? value.val : pyStr(value)) : applySpec(value, spec);
+  }
+  return out;
+}

@@ -1,0 +1,518 @@
+// The runtime the compiled templates call (compiler.ts emits `runtime.pyXxx(...)`). It inherits nunjucks'
+// runtime (Frame, SafeString, contextOrFrameLookup, makeKeywordArgs) and adds Python semantics. It is passed
+// to our templates only; nunjucks' own runtime object is left untouched.
+import { hasOwn, setKey } from "@merge/core";
+import { TemplateProblem, typeError, undefinedError } from "./errors.js";
+import { isKwargs, splitArgs } from "./kwargs.js";
+import { DICT_METHODS, LIST_METHODS, methodTable, STR_METHODS } from "./methods.js";
+import { njRuntime } from "./nunjucks-internals.js";
+import { pyPercent } from "./pyformat.js";
+import { isDict, isSafeString, markSafe, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+
+/** The environment side of a render that the runtime needs (implemented by the renderer). */
+export interface RuntimeHost {
+  pyImport(kind: string, name: string, context: unknown, withContext: boolean): unknown;
+  pyParse(kind: string, text: string): unknown;
+}
+
+const MISSING: unique symbol = Symbol("missing");
+
+/** Jinja's `namespace()`: the one object `{% set ns.x = ... %}` may change. */
+export class Namespace {
+  constructor(init?: Record<string, unknown>) {
+    if (init)
+      for (const k in init)
+        if (hasOwn(init, k)) setKey(this as unknown as Record<string, unknown>, k, init[k]);
+  }
+}
+
+/** The `loop` variable of a for loop. */
+export class PyLoop {
+  index0 = 0;
+  constructor(private readonly items: readonly unknown[]) {}
+  get index(): number {
+    return this.index0 + 1;
+  }
+  get revindex(): number {
+    return this.items.length - this.index0;
+  }
+  get revindex0(): number {
+    return this.items.length - this.index0 - 1;
+  }
+  get first(): boolean {
+    return this.index0 === 0;
+  }
+  get last(): boolean {
+    return this.index0 === this.items.length - 1;
+  }
+  get length(): number {
+    return this.items.length;
+  }
+  get previtem(): unknown {
+    return this.index0 > 0 ? this.items[this.index0 - 1] : undefined;
+  }
+  get nextitem(): unknown {
+    return this.items[this.index0 + 1];
+  }
+  get depth(): number {
+    return 1;
+  }
+  get depth0(): number {
+    return 0;
+  }
+  cycle(...args: unknown[]): unknown {
+    if (args.length === 0) throw new TemplateProblem("TypeError: no items for cycling given");
+    return args[this.index0 % args.length];
+  }
+}
+
+function textOf(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (isSafeString(v)) return v.val;
+  return undefined;
+}
+
+function isNum(v: unknown): v is number | boolean {
+  return typeof v === "number" || typeof v === "boolean";
+}
+
+function htmlEscape(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c] as string,
+  );
+}
+
+function operandError(op: string, a: unknown, b: unknown): TemplateProblem {
+  if (a === undefined || b === undefined)
+    return new TemplateProblem(`an undefined value was used with '${op}'`);
+  return typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+function pyAdd(a: unknown, b: unknown): unknown {
+  if (isNum(a) && isNum(b)) return Number(a) + Number(b);
+  const sa = textOf(a);
+  const sb = textOf(b);
+  if (sa !== undefined && sb !== undefined) {
+    // Markup + str escapes the plain side (Jinja's autoescape rules apply even with autoescape off).
+    const safeA = isSafeString(a);
+    const safeB = isSafeString(b);
+    if (safeA || safeB) return markSafe((safeA ? sa : htmlEscape(sa)) + (safeB ? sb : htmlEscape(sb)));
+    return sa + sb;
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const ta = a instanceof PyTuple;
+    if (ta !== b instanceof PyTuple) {
+      throw typeError(
+        `can only concatenate ${ta ? "tuple" : "list"} (not "${pyTypeName(b)}") to ${ta ? "tuple" : "list"}`,
+      );
+    }
+    return ta ? PyTuple.of_([...a, ...b]) : a.concat(b);
+  }
+  if (sa !== undefined && b !== undefined)
+    throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
+  if (Array.isArray(a) && b !== undefined)
+    throw typeError(`can only concatenate list (not "${pyTypeName(b)}") to list`);
+  throw operandError("+", a, b);
+}
+
+function pySub(a: unknown, b: unknown): unknown {
+  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
+  throw operandError("-", a, b);
+}
+
+function repeat(seq: unknown, n: number): unknown {
+  const count = Math.max(0, Math.trunc(n));
+  const s = textOf(seq);
+  if (s !== undefined) return s.repeat(count);
+  const arr = seq as unknown[];
+  const out: unknown[] = [];
+  for (let i = 0; i < count; i++) for (const x of arr) out.push(x);
+  return arr instanceof PyTuple ? PyTuple.of_(out) : out;
+}
+
+function pyMul(a: unknown, b: unknown): unknown {
+  if (isNum(a) && isNum(b)) return Number(a) * Number(b);
+  if ((textOf(a) !== undefined || Array.isArray(a)) && isNum(b) && Number.isInteger(Number(b)))
+    return repeat(a, Number(b));
+  if ((textOf(b) !== undefined || Array.isArray(b)) && isNum(a) && Number.isInteger(Number(a)))
+    return repeat(b, Number(a));
+  throw operandError("*", a, b);
+}
+
+function pyDiv(a: unknown, b: unknown): unknown {
+  if (isNum(a) && isNum(b)) {
+    if (Number(b) === 0) throw new TemplateProblem("ZeroDivisionError: division by zero");
+    return Number(a) / Number(b);
+  }
+  throw operandError("/", a, b);
+}
+
+function pyFloorDiv(a: unknown, b: unknown): unknown {
+  if (isNum(a) && isNum(b)) {
+    if (Number(b) === 0) throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
+    return Math.floor(Number(a) / Number(b));
+  }
+  throw operandError("//", a, b);
+}
+
+function pyMod(a: unknown, b: unknown): unknown {
+  const s = textOf(a);
+  if (s !== undefined) return pyPercent(s, b);
+  if (isNum(a) && isNum(b)) {
+    const x = Number(a);
+    const y = Number(b);
+    if (y === 0) throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
+    const r = x % y;
+    return r !== 0 && r < 0 !== y < 0 ? r + y : r;
+  }
+  throw operandError("%", a, b);
+}
+
+function pyPow(a: unknown, b: unknown): unknown {
+  if (isNum(a) && isNum(b)) return Number(a) ** Number(b);
+  throw operandError("**", a, b);
+}
+
+function pyIn(item: unknown, container: unknown): boolean {
+  const s = textOf(container);
+  if (s !== undefined) {
+    const t = textOf(item);
+    if (t === undefined)
+      throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
+    return s.includes(t);
+  }
+  if (Array.isArray(container)) {
+    for (const x of container) if (pyEq(x, item)) return true;
+    return false;
+  }
+  if (isDict(container)) {
+    if (typeof item === "string") return hasOwn(container, item);
+    if (item === null || item === undefined || typeof item === "object") return false;
+    return hasOwn(container, pyStr(item));
+  }
+  if (container === undefined) return false;
+  if (container instanceof Map || container instanceof Set) return container.has(item);
+  throw typeError(`argument of type '${pyTypeName(container)}' is not iterable`);
+}
+
+function orderCompare(a: unknown, b: unknown, op: string): number {
+  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
+  const sa = textOf(a);
+  const sb = textOf(b);
+  if (sa !== undefined && sb !== undefined) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (!pyEq(a[i], b[i])) return orderCompare(a[i], b[i], op);
+    }
+    return a.length - b.length;
+  }
+  throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+function pyCompare(op: string, a: unknown, b: unknown): boolean {
+  switch (op) {
+    case "==":
+      return pyEq(a, b);
+    case "!=":
+      return !pyEq(a, b);
+    case "===":
+      return a === b;
+    case "!==":
+      return a !== b;
+    case "<":
+      return orderCompare(a, b, op) < 0;
+    case ">":
+      return orderCompare(a, b, op) > 0;
+    case "<=":
+      return orderCompare(a, b, op) <= 0;
+    default:
+      return orderCompare(a, b, op) >= 0;
+  }
+}
+
+function pyDict(flat: readonly unknown[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < flat.length; i += 2) {
+    const k = flat[i];
+    setKey(out, typeof k === "string" ? k : pyStr(k), flat[i + 1]);
+  }
+  return out;
+}
+
+function chars(s: string): string[] | string {
+  return /[\uD800-\uDFFF]/.test(s) ? Array.from(s) : s;
+}
+
+function seqIndex(len: number, key: unknown): number | undefined {
+  if (typeof key === "boolean") return key ? 1 : 0;
+  if (typeof key !== "number" || !Number.isInteger(key)) return undefined;
+  const i = key < 0 ? len + key : key;
+  return i >= 0 && i < len ? i : -1;
+}
+
+function boundMethod(
+  self: unknown,
+  table: Record<string, (s: never, a: readonly unknown[]) => unknown>,
+  name: string,
+) {
+  const fn = table[name] as (s: unknown, a: readonly unknown[]) => unknown;
+  return (...args: unknown[]) => fn(self, args);
+}
+
+/** `obj[key]`: item first, then attribute (Jinja's getitem). */
+function pyGetitem(obj: unknown, key: unknown, desc: string): unknown {
+  if (obj === undefined) throw undefinedError(desc);
+  if (obj === null) return undefined;
+  if (Array.isArray(obj)) {
+    const i = seqIndex(obj.length, key);
+    if (i !== undefined) return i === -1 ? undefined : obj[i];
+    if (typeof key === "string" && LIST_METHODS[key]) return boundMethod(obj, LIST_METHODS, key);
+    return undefined;
+  }
+  const s = textOf(obj);
+  if (s !== undefined) {
+    const cs = chars(s);
+    const i = seqIndex(cs.length, key);
+    if (i !== undefined) return i === -1 ? undefined : cs[i];
+    if (typeof key === "string" && STR_METHODS[key]) return boundMethod(s, STR_METHODS, key);
+    return undefined;
+  }
+  if (isDict(obj)) {
+    const k =
+      typeof key === "string" ? key : key === null || typeof key === "object" ? undefined : pyStr(key);
+    if (k === undefined) return undefined;
+    if (hasOwn(obj, k)) return obj[k];
+    if (DICT_METHODS[k]) return boundMethod(obj, DICT_METHODS, k);
+    return undefined;
+  }
+  if (obj instanceof Map) return obj.get(key);
+  if (typeof obj === "object" && (typeof key === "string" || typeof key === "number")) {
+    const v = (obj as Record<string, unknown>)[key];
+    return typeof v === "function" ? v.bind(obj) : v;
+  }
+  return undefined;
+}
+
+/** `obj.name`: attribute first (so `d.items` is the method even if `d` has an `items` key), then item. */
+function pyGetattr(obj: unknown, name: string, desc: string): unknown {
+  if (obj === undefined) throw undefinedError(desc);
+  if (obj === null) return undefined;
+  const table = methodTable(obj);
+  if (table !== undefined) {
+    if (table[name]) return boundMethod(obj, table, name);
+    if (isDict(obj)) return hasOwn(obj, name) ? obj[name] : undefined;
+    return undefined;
+  }
+  if (typeof obj === "object" || typeof obj === "function") {
+    if (obj instanceof Map) return obj.get(name);
+    const v = (obj as Record<string, unknown>)[name];
+    return typeof v === "function" ? v.bind(obj) : v;
+  }
+  return undefined;
+}
+
+/** `obj.name(args)` without allocating a bound method. */
+function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string): unknown {
+  if (obj === undefined) throw undefinedError(desc);
+  if (obj === null) throw undefinedError(`None' has no attribute '${name}`);
+  const table = methodTable(obj);
+  if (table !== undefined) {
+    const m = table[name] as ((s: unknown, a: readonly unknown[]) => unknown) | undefined;
+    if (m !== undefined) return m(obj, args);
+    if (isDict(obj) && hasOwn(obj, name) && typeof obj[name] === "function") {
+      return (obj[name] as (...a: unknown[]) => unknown)(...args);
+    }
+    throw undefinedError(`${pyTypeName(obj)} object' has no attribute '${name}`);
+  }
+  const fn = (obj as Record<string, unknown>)[name];
+  if (typeof fn !== "function") throw undefinedError(`${desc}.${name}`);
+  return (fn as (...a: unknown[]) => unknown).apply(obj, args);
+}
+
+function pyCall(fn: unknown, args: unknown[], desc: string, context: unknown): unknown {
+  if (typeof fn === "function") return (fn as (...a: unknown[]) => unknown).apply(context, args);
+  if (fn === undefined) throw undefinedError(desc);
+  throw typeError(`'${pyTypeName(fn)}' object is not callable`);
+}
+
+/** Python iteration: dict → keys, str → characters, undefined → nothing. */
+function pyIter(value: unknown, desc: string): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value === undefined) return [];
+  if (isDict(value)) return Object.keys(value);
+  const s = textOf(value);
+  if (s !== undefined) return Array.from(s);
+  if (value instanceof Map) return [...value.keys()];
+  if (value instanceof Set) return [...value];
+  if (value !== null && typeof value === "object" && Symbol.iterator in value) {
+    return Array.from(value as Iterable<unknown>);
+  }
+  throw typeError(`'${pyTypeName(value)}' object is not iterable (${desc})`);
+}
+
+function pyUnpack(value: unknown, n: number): readonly unknown[] {
+  const items = pyIter(value, "unpacking");
+  if (items.length !== n) {
+    throw new TemplateProblem(
+      items.length > n
+        ? `ValueError: too many values to unpack (expected ${n})`
+        : `ValueError: not enough values to unpack (expected ${n}, got ${items.length})`,
+    );
+  }
+  return items;
+}
+
+function normIndex(i: unknown, len: number, def: number, step: number): number {
+  if (i === null || i === undefined) return def;
+  let n = Math.trunc(Number(i));
+  if (n < 0) n += len;
+  if (step > 0) return Math.min(Math.max(n, 0), len);
+  return Math.min(Math.max(n, -1), len - 1);
+}
+
+function pySlice(obj: unknown, start: unknown, stop: unknown, stepArg: unknown): unknown {
+  if (obj === undefined) throw undefinedError("sliced value");
+  const s = textOf(obj);
+  const seq: readonly unknown[] | undefined =
+    s !== undefined ? Array.from(s) : Array.isArray(obj) ? obj : undefined;
+  if (seq === undefined) throw typeError(`'${pyTypeName(obj)}' object is not subscriptable`);
+  const step = stepArg === null || stepArg === undefined ? 1 : Math.trunc(Number(stepArg));
+  if (step === 0) throw new TemplateProblem("ValueError: slice step cannot be zero");
+  const len = seq.length;
+  const a = normIndex(start, len, step > 0 ? 0 : len - 1, step);
+  const b = normIndex(stop, len, step > 0 ? len : -1, step);
+  const out: unknown[] = [];
+  if (step > 0) for (let i = a; i < b; i += step) out.push(seq[i]);
+  else for (let i = a; i > b; i += step) out.push(seq[i]);
+  if (s !== undefined) return out.join("");
+  return obj instanceof PyTuple ? PyTuple.of_(out) : out;
+}
+
+function pySetAttr(obj: unknown, key: unknown, value: unknown): void {
+  if (!(obj instanceof Namespace))
+    throw new TemplateProblem("cannot assign attribute on non-namespace object");
+  setKey(obj as unknown as Record<string, unknown>, String(key), value);
+}
+
+interface MacroCall {
+  args: unknown[];
+  varargs: PyTuple;
+  kwargs: Record<string, unknown>;
+  caller: unknown;
+}
+
+function pyMacro(
+  name: string,
+  params: readonly string[],
+  usesVarargs: boolean,
+  usesKwargs: boolean,
+  body: (call: MacroCall) => unknown,
+): (...args: unknown[]) => unknown {
+  return function macro(...callArgs: unknown[]): unknown {
+    let n = callArgs.length;
+    const kw = n > 0 && isKwargs(callArgs[n - 1]) ? (callArgs[n - 1] as Record<string, unknown>) : undefined;
+    if (kw !== undefined) n--;
+    const args: unknown[] = new Array(params.length).fill(MISSING);
+    for (let i = 0; i < Math.min(n, params.length); i++) args[i] = callArgs[i];
+    if (n > params.length && !usesVarargs) {
+      throw typeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
+    }
+    const varargs = PyTuple.of_(n > params.length ? callArgs.slice(params.length, n) : []);
+    const kwargs: Record<string, unknown> = {};
+    let caller: unknown;
+    if (kw !== undefined) {
+      for (const k in kw) {
+        if (k === "__keywords" || !hasOwn(kw, k)) continue;
+        if (k === "caller") {
+          caller = kw[k];
+          continue;
+        }
+        const i = params.indexOf(k);
+        if (i !== -1) {
+          if (args[i] !== MISSING) throw typeError(`macro '${name}' got multiple values for argument '${k}'`);
+          args[i] = kw[k];
+        } else if (usesKwargs) setKey(kwargs, k, kw[k]);
+        else throw typeError(`macro '${name}' takes no keyword argument '${k}'`);
+      }
+    }
+    return body({ args, varargs, kwargs, caller });
+  };
+}
+
+/** Stamps an error with the template and position where it surfaced (the innermost one wins). */
+function pyTagError(e: unknown, lineno: number, colno: number, file: string | undefined): TemplateProblem {
+  if (e instanceof TemplateProblem) {
+    if (e.file === undefined) {
+      e.file = file;
+      e.line = lineno + 1;
+      e.column = colno + 1;
+    }
+    return e;
+  }
+  const err = e as { message?: string; lineno?: number; colno?: number; name?: string } | undefined;
+  const msg = err?.message ?? String(e);
+  const problem = new TemplateProblem(msg.replace(/^\(unknown path\)\s*\n?\s*/, ""), {
+    file,
+    line: err?.lineno ?? lineno + 1,
+    column: err?.colno ?? colno + 1,
+    cause: e,
+  });
+  return problem;
+}
+
+function pyImportData(
+  env: RuntimeHost,
+  context: unknown,
+  _frame: unknown,
+  kind: string,
+  name: unknown,
+  withContext: boolean,
+) {
+  if (typeof name !== "string")
+    throw typeError(`import_${kind}: the file name must be a string, not ${pyTypeName(name)}`);
+  return env.pyImport(kind, name, context, withContext);
+}
+
+function pyLoadData(env: RuntimeHost, kind: string, text: unknown): unknown {
+  return env.pyParse(kind, pyStr(text));
+}
+
+function pyTuple(items: readonly unknown[]): PyTuple {
+  return PyTuple.of_(items);
+}
+
+/** The runtime object handed to compiled templates. */
+export const pyRuntime: Record<string, unknown> = Object.freeze(
+  Object.assign(Object.create(njRuntime), {
+    MISSING,
+    PyLoop,
+    pyStr,
+    pyBool,
+    pyAdd,
+    pySub,
+    pyMul,
+    pyDiv,
+    pyFloorDiv,
+    pyMod,
+    pyPow,
+    pyIn,
+    pyCompare,
+    pyDict,
+    pyTuple,
+    pyGetitem,
+    pyGetattr,
+    pyCallAttr,
+    pyCall,
+    pyIter,
+    pyUnpack,
+    pySlice,
+    pySetAttr,
+    pyMacro,
+    pyTagError,
+    pyImportData,
+    pyLoadData,
+  }),
+);
+
+export { pyIn, pyIter, splitArgs };

@@ -1,0 +1,253 @@
+// Python's json.dumps (as Salt's `|json` calls it) and pprint.pformat (`|python`), written out exactly.
+import { hasOwn, isPlainObject } from "@merge/core";
+import { TemplateProblem } from "./errors.js";
+import { floatRepr, isSafeString, PyTuple, pyRepr, strRepr } from "./pyvalues.js";
+
+/** Orders strings by code point, as Python sorts str keys. */
+export function codePointCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate (U+D800-DFFF) starts a code point above U+FFFF: it sorts after all other BMP characters.
+    const sx = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
+    const sy = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
+    return sx - sy;
+  }
+  return a.length - b.length;
+}
+
+function sortedKeys(obj: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const k in obj) if (hasOwn(obj, k)) keys.push(k);
+  return keys.sort(codePointCompare);
+}
+
+function ownKeys(obj: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  for (const k in obj) if (hasOwn(obj, k)) keys.push(k);
+  return keys;
+}
+
+function jsonString(s: string, asciiOnly = false): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i] as string;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (c < 0x20) {
+      if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (ch === "\b") out += "\\b";
+      else if (ch === "\f") out += "\\f";
+      else out += `\\u${c.toString(16).padStart(4, "0")}`;
+    } else if (asciiOnly && c > 0x7e) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
+}
+
+function jsonNumber(n: number): string {
+  if (Number.isNaN(n)) return "NaN";
+  if (n === Number.POSITIVE_INFINITY) return "Infinity";
+  if (n === Number.NEGATIVE_INFINITY) return "-Infinity";
+  if (Number.isInteger(n) && !Object.is(n, -0)) return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
+  return floatRepr(n);
+}
+
+export interface JsonOptions {
+  readonly sortKeys?: boolean;
+  readonly indent?: number | string | null;
+  /** Python's default `ensure_ascii=True` (used by Jinja's `tojson`); Salt's `|json` writes non-ASCII raw. */
+  readonly asciiOnly?: boolean;
+}
+
+/** `json.dumps(value, sort_keys=..., indent=..., ensure_ascii=False)`. */
+export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
+  const sort = options.sortKeys !== false;
+  const ascii = options.asciiOnly === true;
+  const ind = options.indent;
+  const unit =
+    ind === null || ind === undefined
+      ? undefined
+      : typeof ind === "number"
+        ? " ".repeat(Math.max(0, ind))
+        : ind;
+  const stack = new Set<unknown>();
+  const enc = (v: unknown, depth: number): string => {
+    switch (typeof v) {
+      case "string":
+        return jsonString(v, ascii);
+      case "number":
+        return jsonNumber(v);
+      case "bigint":
+        return v.toString();
+      case "boolean":
+        return v ? "true" : "false";
+      case "undefined":
+        throw new TemplateProblem("TypeError: Object of type Undefined is not JSON serializable");
+      default:
+        break;
+    }
+    if (v === null) return "null";
+    if (isSafeString(v)) return jsonString(v.val, ascii);
+    if (stack.has(v)) throw new TemplateProblem("ValueError: Circular reference detected");
+    const nl = unit === undefined ? "" : `\n${unit.repeat(depth + 1)}`;
+    const end = unit === undefined ? "" : `\n${unit.repeat(depth)}`;
+    const sep = unit === undefined ? ", " : ",";
+    if (Array.isArray(v)) {
+      if (v.length === 0) return "[]";
+      stack.add(v);
+      const parts = v.map((x) => enc(x, depth + 1));
+      stack.delete(v);
+      return `[${nl}${parts.join(sep + nl)}${end}]`;
+    }
+    if (isPlainObject(v)) {
+      const keys = sort ? sortedKeys(v) : ownKeys(v);
+      if (keys.length === 0) return "{}";
+      stack.add(v);
+      const parts = keys.map((k) => `${jsonString(k, ascii)}: ${enc(v[k], depth + 1)}`);
+      stack.delete(v);
+      return `{${nl}${parts.join(sep + nl)}${end}}`;
+    }
+    const name =
+      v instanceof Set ? "set" : v instanceof Map ? "Map" : ((v as object).constructor?.name ?? "object");
+    throw new TemplateProblem(`TypeError: Object of type ${name} is not JSON serializable`);
+  };
+  return enc(value, 0);
+}
+
+// ---- pprint.pformat(width=80, sort_dicts=True) ----
+
+function safeRepr(v: unknown): string {
+  if (Array.isArray(v)) {
+    const items = v.map(safeRepr);
+    if (v instanceof PyTuple) return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
+    return `[${items.join(", ")}]`;
+  }
+  if (isPlainObject(v)) {
+    return `{${sortedKeys(v)
+      .map((k) => `${strRepr(k)}: ${safeRepr(v[k])}`)
+      .join(", ")}}`;
+  }
+  return pyRepr(v);
+}
+
+const WIDTH = 80;
+
+function fmt(v: unknown, indent: number, allowance: number, level: number, out: string[]): void {
+  const rep = safeRepr(v);
+  if (rep.length > WIDTH - indent - allowance) {
+    if (isPlainObject(v)) {
+      fmtDict(v, indent, allowance, level + 1, out);
+      return;
+    }
+    if (Array.isArray(v)) {
+      fmtSeq(v, indent, allowance, level + 1, out);
+      return;
+    }
+    if (typeof v === "string") {
+      fmtStr(v, indent, allowance, level + 1, out);
+      return;
+    }
+  }
+  out.push(rep);
+}
+
+function fmtDict(
+  v: Record<string, unknown>,
+  indent: number,
+  allowance: number,
+  level: number,
+  out: string[],
+): void {
+  out.push("{");
+  const keys = sortedKeys(v);
+  const ind = indent + 1;
+  keys.forEach((k, i) => {
+    const last = i === keys.length - 1;
+    const rep = strRepr(k);
+    out.push(rep, ": ");
+    fmt(v[k], ind + rep.length + 2, last ? allowance + 1 : 1, level, out);
+    if (!last) out.push(`,\n${" ".repeat(ind)}`);
+  });
+  out.push("}");
+}
+
+function fmtSeq(
+  v: readonly unknown[],
+  indent: number,
+  allowance: number,
+  level: number,
+  out: string[],
+): void {
+  const tuple = v instanceof PyTuple;
+  const endChar = tuple ? (v.length === 1 ? ",)" : ")") : "]";
+  out.push(tuple ? "(" : "[");
+  const ind = indent + 1;
+  const allow = allowance + endChar.length;
+  v.forEach((item, i) => {
+    const last = i === v.length - 1;
+    if (i > 0) out.push(`,\n${" ".repeat(ind)}`);
+    fmt(item, ind, last ? allow : 1, level, out);
+  });
+  out.push(endChar);
+}
+
+function fmtStr(s: string, indentArg: number, allowanceArg: number, level: number, out: string[]): void {
+  if (s.length === 0) {
+    out.push(strRepr(s));
+    return;
+  }
+  let indent = indentArg;
+  let allowance = allowanceArg;
+  const chunks: string[] = [];
+  const lines = s.match(/[^\n]*\n|[^\n]+$/g) ?? [s];
+  if (level === 1) {
+    indent += 1;
+    allowance += 1;
+  }
+  const maxWidth = WIDTH - indent;
+  let maxWidth1 = maxWidth;
+  lines.forEach((line, i) => {
+    const rep = strRepr(line);
+    if (i === lines.length - 1) maxWidth1 -= allowance;
+    if (rep.length <= maxWidth1) {
+      chunks.push(rep);
+      return;
+    }
+    const parts = line.match(/\S*\s*/g) ?? [];
+    if (parts[parts.length - 1] === "") parts.pop();
+    let maxWidth2 = maxWidth;
+    let current = "";
+    parts.forEach((part, j) => {
+      const candidate = current + part;
+      if (j === parts.length - 1 && i === lines.length - 1) maxWidth2 -= allowance;
+      if (strRepr(candidate).length > maxWidth2) {
+        if (current) chunks.push(strRepr(current));
+        current = part;
+      } else current = candidate;
+    });
+    if (current) chunks.push(strRepr(current));
+  });
+  if (chunks.length === 1) {
+    out.push(strRepr(s));
+    return;
+  }
+  if (level === 1) out.push("(");
+  chunks.forEach((c, i) => {
+    if (i > 0) out.push(`\n${" ".repeat(indent)}`);
+    out.push(c);
+  });
+  if (level === 1) out.push(")");
+}
+
+/** `pprint.pformat(value)`: repr with sorted dict keys, wrapped to 80 columns. */
+export function pyPformat(value: unknown): string {
+  const out: string[] = [];
+  fmt(value, 0, 0, 0, out);
+  return out.join("");
+}
