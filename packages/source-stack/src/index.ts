@@ -1,2 +1,21 @@
-// placeholder: replaced by the package's real entry
-export {};
+export {
+  type MatchSources,
+  type StackConfig,
+  type StackConfigChoice,
+  type StackMatcher,
+  configPaths,
+} from "./config.js";
+export { fnmatchRegex, type GlobFs, pyGlob } from "./glob.js";
+export {
+  configItems,
+  createStackLoader,
+  loadStack,
+  type SaltFunction,
+  type StackHost,
+  type StackLoader,
+  type StackLoaderOptions,
+  type StackResult,
+} from "./loader.js";
+export type { StackErrorCode, StackWarning, StackWarningCode } from "./problems.js";
+export type { StackRenderer } from "./renderer.js";
+export { NOT_FOUND, traverse } from "./traverse.js";

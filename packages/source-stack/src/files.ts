@@ -1,0 +1,128 @@
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { GlobFs } from "./glob.js";
+import { stackError } from "./problems.js";
+
+/**
+ * The loader's view of the stack directory. With `cache` on, directory listings, file types and file texts are read
+ * once per loader and reused for every host (a loader sees the tree as it was when first read; `clear()` forgets).
+ */
+export class StackFiles implements GlobFs {
+  private readonly listings = new Map<string, { all: string[]; dirs: string[] }>();
+  private readonly texts = new Map<string, string>();
+  private readonly kinds = new Map<string, FileKind>();
+  private readonly reals = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly cwd: string,
+    private readonly cache: boolean,
+  ) {}
+
+  clear(): void {
+    this.listings.clear();
+    this.texts.clear();
+    this.kinds.clear();
+    this.reals.clear();
+  }
+
+  /** Absolute form of a path as written (relative to the loader's working directory). */
+  absolute(path: string): string {
+    return resolve(this.cwd, path);
+  }
+
+  list(dir: string, dirsOnly: boolean): readonly string[] {
+    const abs = this.absolute(dir);
+    let listing = this.cache ? this.listings.get(abs) : undefined;
+    if (listing === undefined) {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(abs, { withFileTypes: true });
+      } catch {
+        entries = [];
+      }
+      const all: string[] = [];
+      const dirs: string[] = [];
+      for (const entry of entries) {
+        all.push(entry.name);
+        if (entry.isDirectory() || (entry.isSymbolicLink() && this.isDir(`${abs}/${entry.name}`))) {
+          dirs.push(entry.name);
+        }
+      }
+      listing = { all, dirs };
+      if (this.cache) this.listings.set(abs, listing);
+    }
+    return dirsOnly ? listing.dirs : listing.all;
+  }
+
+  lexists(path: string): boolean {
+    return this.kind(path) !== "missing";
+  }
+
+  isDir(path: string): boolean {
+    return this.kind(path) === "dir";
+  }
+
+  isFile(path: string): boolean {
+    return this.kind(path) === "file";
+  }
+
+  /** What is at a path: a file or directory (symlinks followed), a dangling link, something else or nothing. */
+  kind(path: string): FileKind {
+    const abs = this.absolute(path);
+    let kind = this.cache ? this.kinds.get(abs) : undefined;
+    if (kind === undefined) {
+      kind = probe(abs);
+      if (this.cache) this.kinds.set(abs, kind);
+    }
+    return kind;
+  }
+
+  /** The real path (symlinks resolved), or undefined when it cannot be resolved. */
+  real(path: string): string | undefined {
+    const abs = this.absolute(path);
+    if (this.cache && this.reals.has(abs)) return this.reals.get(abs);
+    let real: string | undefined;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      real = undefined;
+    }
+    if (this.cache) this.reals.set(abs, real);
+    return real;
+  }
+
+  /** The text of a file (UTF-8, as Jinja's loader reads it). */
+  read(path: string): string {
+    const abs = this.absolute(path);
+    let text = this.cache ? this.texts.get(abs) : undefined;
+    if (text === undefined) {
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(abs));
+      } catch (cause) {
+        const reason = cause instanceof Error ? cause.message : String(cause);
+        throw stackError("STACK_READ", `cannot read ${path}: ${reason}`, { file: path }, cause);
+      }
+      if (this.cache) this.texts.set(abs, text);
+    }
+    return text;
+  }
+}
+
+export type FileKind = "file" | "dir" | "dangling" | "other" | "missing";
+
+function probe(abs: string): FileKind {
+  if (abs.includes("\0")) return "missing";
+  let link: ReturnType<typeof lstatSync> | undefined;
+  try {
+    link = lstatSync(abs);
+  } catch {
+    return "missing";
+  }
+  if (!link.isSymbolicLink()) return link.isFile() ? "file" : link.isDirectory() ? "dir" : "other";
+  try {
+    const target = statSync(abs);
+    return target.isFile() ? "file" : target.isDirectory() ? "dir" : "other";
+  } catch {
+    return "dangling";
+  }
+}

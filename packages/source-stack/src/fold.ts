@@ -1,0 +1,64 @@
+import {
+  cloneTree,
+  createRegistry,
+  type Dict,
+  normalizeSpec,
+  type Registry,
+  type SpecInput,
+} from "@merge/core";
+import {
+  createStackAccumulator,
+  isStackStrategy,
+  type StackStrategy,
+  stackMerger,
+} from "@merge/strategies-stack";
+
+/** How the loader folds parsed YAML mappings into the data merged so far. */
+export interface StackFold {
+  /** The data merged so far; templates see it as `stack` and may change it. */
+  readonly value: Dict;
+  merge(doc: Dict): void;
+}
+
+/**
+ * Picks the fold for a spec. Without a spec, or with a lone `stack(...)` and no custom registry, the in-place
+ * accumulator of `@merge/strategies-stack` runs (Salt's semantics, linear in the input). Any other spec is resolved
+ * through the registry and applied to a copy of each document, so the result never shares a node with the parse
+ * cache (templates may change `stack`).
+ */
+export function createFoldFactory(
+  spec: SpecInput | undefined,
+  registry: Registry | undefined,
+  maxDepth: number | undefined,
+): () => StackFold {
+  const strategy = spec === undefined ? "merge-last" : loneStackStrategy(spec, registry);
+  if (strategy !== undefined) {
+    return () => createStackAccumulator({ strategy, maxDepth });
+  }
+  // Without a registry of the caller's, only the stack merger is known, so `stack(bogus)` fails as it should.
+  const merger = (registry ?? createRegistry([stackMerger()])).resolve(
+    spec!,
+    maxDepth === undefined ? {} : { maxDepth },
+  );
+  return () => {
+    let value: Dict = {};
+    return {
+      get value() {
+        return value;
+      },
+      merge(doc) {
+        value = merger.merge(value, cloneTree(doc)) as Dict;
+      },
+    };
+  };
+}
+
+function loneStackStrategy(spec: SpecInput, registry: Registry | undefined): StackStrategy | undefined {
+  if (registry !== undefined) return undefined;
+  const parsed = normalizeSpec(spec);
+  if (parsed.length !== 1 || parsed[0]!.name !== "stack") return undefined;
+  const options = parsed[0]!.options.map((option) => option.replaceAll("_", "-"));
+  if (options.length === 0) return "merge-last";
+  if (options.length === 1 && isStackStrategy(options[0])) return options[0];
+  return undefined;
+}

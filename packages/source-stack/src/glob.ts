@@ -1,0 +1,189 @@
+/*
+ * Python's `glob.glob()` (non-recursive, hidden files excluded), which PillarStack runs on every line of a config.
+ * Its rules differ from fast-glob/micromatch in ways a stack notices: `{a,b}` and `(...)` are literal, `**` is just
+ * `*`, `[^x]` is not a negation (only `[!x]` is), a backslash is an ordinary character, reversed ranges match
+ * nothing, a literal path (no `*?[`) is returned when it exists (even a dotfile, a directory or a dangling link),
+ * and wildcards never match a leading dot. So the matching is done here, over a small directory-listing interface.
+ */
+
+/** The file system as glob needs it; paths are as written (relative ones resolved by the implementation). */
+export interface GlobFs {
+  /** Entry names of a directory (empty when it cannot be read); with `dirsOnly`, only those that are directories. */
+  list(dir: string, dirsOnly: boolean): readonly string[];
+  /** `os.path.lexists`: anything at this path, a dangling symlink included. */
+  lexists(path: string): boolean;
+  /** `os.path.isdir` (follows symlinks). */
+  isDir(path: string): boolean;
+}
+
+const MAGIC = /[*?[]/;
+
+export function hasMagic(pattern: string): boolean {
+  return MAGIC.test(pattern);
+}
+
+/** `os.path.split`. */
+export function splitPath(path: string): [string, string] {
+  const cut = path.lastIndexOf("/") + 1;
+  let head = path.slice(0, cut);
+  const tail = path.slice(cut);
+  if (head !== "" && !/^\/+$/.test(head)) head = head.replace(/\/+$/, "");
+  return [head, tail];
+}
+
+/** `os.path.join` of two parts: an absolute second part discards the first. */
+export function joinPath(a: string, b: string): string {
+  if (b.startsWith("/")) return b;
+  if (a === "" || a.endsWith("/")) return a + b;
+  return `${a}/${b}`;
+}
+
+/** All paths matching `pattern`, in discovery order (Salt sorts them afterwards). */
+export function pyGlob(pattern: string, fs: GlobFs): string[] {
+  return [...iglob(pattern, false, fs)];
+}
+
+function* iglob(pathname: string, dirsOnly: boolean, fs: GlobFs): Generator<string> {
+  const [dirname, basename] = splitPath(pathname);
+  if (!hasMagic(pathname)) {
+    if (basename !== "") {
+      if (fs.lexists(pathname)) yield pathname;
+    } else if (fs.isDir(dirname)) {
+      // a pattern ending with "/" matches directories only
+      yield pathname;
+    }
+    return;
+  }
+  if (dirname === "") {
+    yield* glob1("", basename, dirsOnly, fs);
+    return;
+  }
+  const dirs = dirname !== pathname && hasMagic(dirname) ? iglob(dirname, true, fs) : [dirname];
+  const inDir = hasMagic(basename) ? glob1 : glob0;
+  for (const dir of dirs) {
+    for (const name of inDir(dir, basename, dirsOnly, fs)) yield joinPath(dir, name);
+  }
+}
+
+function glob1(dir: string, pattern: string, dirsOnly: boolean, fs: GlobFs): string[] {
+  let names = fs.list(dir === "" ? "." : dir, dirsOnly);
+  if (!pattern.startsWith(".")) names = names.filter((name) => !name.startsWith("."));
+  const regex = fnmatchRegex(pattern);
+  return names.filter((name) => regex.test(name));
+}
+
+function glob0(dir: string, basename: string, _dirsOnly: boolean, fs: GlobFs): string[] {
+  if (basename === "") return fs.isDir(dir) ? [basename] : [];
+  return fs.lexists(joinPath(dir, basename)) ? [basename] : [];
+}
+
+const compiled = new Map<string, RegExp>();
+
+/** `fnmatch.translate` as a JavaScript regular expression over code points (case-sensitive, as on POSIX). */
+export function fnmatchRegex(pattern: string): RegExp {
+  let regex = compiled.get(pattern);
+  if (regex === undefined) {
+    regex = new RegExp(`^(?:${translate([...pattern])})$`, "su");
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(pattern, regex);
+  }
+  return regex;
+}
+
+const escapeChar = (c: string) => `\\u{${c.codePointAt(0)!.toString(16)}}`;
+
+function translate(pat: readonly string[]): string {
+  let out = "";
+  let lastStar = false;
+  const n = pat.length;
+  let i = 0;
+  while (i < n) {
+    const c = pat[i++]!;
+    if (c === "*") {
+      if (!lastStar) out += ".*";
+      lastStar = true;
+      continue;
+    }
+    lastStar = false;
+    if (c === "?") {
+      out += ".";
+    } else if (c === "[") {
+      let j = i;
+      if (j < n && pat[j] === "!") j++;
+      if (j < n && pat[j] === "]") j++;
+      while (j < n && pat[j] !== "]") j++;
+      if (j >= n) {
+        out += "\\[";
+      } else {
+        out += charClass(pat, i, j);
+        i = j + 1;
+      }
+    } else {
+      out += escapeChar(c);
+    }
+  }
+  return out;
+}
+
+/*
+ * A bracket expression pat[start..end) (without the brackets). Python splits it on the hyphens that make ranges,
+ * drops reversed ranges, then reads `!` first as negation; the same steps here give the same set.
+ */
+function charClass(pat: readonly string[], start: number, end: number): string {
+  const chunks: string[][] = [];
+  let i = start;
+  let k = pat[i] === "!" ? i + 2 : i + 1;
+  for (;;) {
+    let found = -1;
+    for (let p = k; p < end; p++) {
+      if (pat[p] === "-") {
+        found = p;
+        break;
+      }
+    }
+    if (found < 0) break;
+    chunks.push(pat.slice(i, found));
+    i = found + 1;
+    k = found + 3;
+  }
+  const last = pat.slice(i, end);
+  if (last.length > 0) chunks.push(last);
+  else chunks[chunks.length - 1]!.push("-");
+  for (let c = chunks.length - 1; c > 0; c--) {
+    const before = chunks[c - 1]!;
+    const after = chunks[c]!;
+    if (before.length === 0 || after.length === 0) continue;
+    if (before[before.length - 1]!.codePointAt(0)! > after[0]!.codePointAt(0)!) {
+      chunks[c - 1] = [...before.slice(0, -1), ...after.slice(1)];
+      chunks.splice(c, 1);
+    }
+  }
+  // Python joins the chunks with "-" (a range operator) and hands the set to its regex parser; read it the same way.
+  const tokens: (string | null)[] = [];
+  chunks.forEach((chunk, c) => {
+    if (c > 0) tokens.push(null);
+    tokens.push(...chunk);
+  });
+  if (tokens.length === 0) return "(?!)";
+  let negate = false;
+  let t = 0;
+  if (tokens[0] === "!") {
+    negate = true;
+    t = 1;
+    if (tokens.length === 1) return ".";
+  }
+  let body = "";
+  while (t < tokens.length) {
+    const lo = tokens[t] ?? "-";
+    const hi = tokens[t + 2];
+    if (tokens[t] !== null && tokens[t + 1] === null && hi !== undefined && hi !== null) {
+      if (lo.codePointAt(0)! <= hi.codePointAt(0)!) body += `${escapeChar(lo)}-${escapeChar(hi)}`;
+      t += 3;
+    } else {
+      body += escapeChar(lo);
+      t += 1;
+    }
+  }
+  if (body === "") return negate ? "." : "(?!)";
+  return negate ? `[^${body}]` : `[${body}]`;
+}

@@ -1,0 +1,292 @@
+import { relative } from "node:path";
+import {
+  cloneTree,
+  type Dict,
+  isMergeError,
+  isPlainObject,
+  type Registry,
+  type SpecInput,
+} from "@merge/core";
+import { loadYaml, loadYamlWithPositions } from "@merge/yaml";
+import { type StackConfig, configPaths } from "./config.js";
+import { StackFiles } from "./files.js";
+import { createFoldFactory, type StackFold } from "./fold.js";
+import { joinPath, pyGlob, splitPath } from "./glob.js";
+import { type StackWarning, stackError } from "./problems.js";
+import { compareCodePoints, isBlank, splitLines } from "./pytext.js";
+import type { StackRenderer } from "./renderer.js";
+import { markString, markTree, unmarkPattern } from "./taint.js";
+import { createRenderer } from "./template/index.js";
+
+/** A function callable from templates as `__salt__['mod.fn'](...)`. */
+// biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything
+export type SaltFunction = (...args: any[]) => unknown;
+
+export interface StackLoaderOptions {
+  /** The config file(s): a path, a list of paths, or a map of matchers (see `StackConfig`). */
+  readonly config: StackConfig;
+  /** Directory relative config paths are resolved against. Default `process.cwd()`. */
+  readonly cwd?: string;
+  /** `__opts__` for every host (a host's own `opts` wins). Default `{}`. */
+  readonly opts?: Dict;
+  /** Functions templates reach through `__salt__` (keys like `"mine.get"`), next to the built-in pure ones. */
+  readonly functions?: Readonly<Record<string, SaltFunction>>;
+  /** How YAML mappings are merged. Default `stack()` (PillarStack); any spec of `registry` may be used. */
+  readonly spec?: SpecInput;
+  /** The registry `spec` is resolved in. Default: one holding only the `stack` merger. */
+  readonly registry?: Registry;
+  /**
+   * Let glob characters (`*?[`) in grains and in the minion id act as wildcards when a config template interpolates
+   * them, as Salt does. Default false: they match only themselves, so a minion cannot widen its own file list.
+   */
+  readonly saltGlobs?: boolean;
+  /** Reuse file texts, directory listings and parsed YAML across hosts (default true). */
+  readonly cache?: boolean;
+  /** Receives each warning as it happens (they are also returned by `load`). */
+  readonly onWarning?: (warning: StackWarning) => void;
+  /** The template engine. Default: the Jinja-compatible renderer of this package. */
+  readonly renderer?: StackRenderer;
+  /** Deepest nesting merged (default 1000). */
+  readonly maxDepth?: number;
+}
+
+/** One host to render the stack for. */
+export interface StackHost {
+  readonly minionId: string;
+  readonly pillar?: Dict;
+  readonly grains?: Dict;
+  /** Overrides the loader's `opts` for this host. */
+  readonly opts?: Dict;
+}
+
+export interface StackResult {
+  /** The merged data. It belongs to the caller: nothing else holds it. */
+  readonly data: Dict;
+  /** The YAML files merged, in order, named as Salt's glob names them (config directory joined with the line). */
+  readonly files: readonly string[];
+  readonly warnings: readonly StackWarning[];
+}
+
+export interface StackLoader {
+  /** Renders and merges the stack for one host. */
+  load(host: StackHost): StackResult;
+  /** Forgets cached files, listings and parsed YAML (compiled templates are rebuilt when a text changes). */
+  clear(): void;
+}
+
+const PARSE_CACHE_PER_FILE = 8;
+
+/**
+ * Makes a loader that renders many hosts: config and YAML templates are compiled once, files are read once, and a
+ * YAML file whose rendered text is the same for two hosts is parsed once.
+ */
+export function createStackLoader(options: StackLoaderOptions): StackLoader {
+  const cwd = options.cwd ?? process.cwd();
+  const cacheOn = options.cache !== false;
+  const files = new StackFiles(cwd, cacheOn);
+  const newFold = createFoldFactory(options.spec, options.registry, options.maxDepth);
+  const parsed = new Map<string, Map<string, unknown>>();
+  let warnings: StackWarning[] = [];
+
+  const warn = (warning: StackWarning) => {
+    warnings.push(warning);
+    options.onWarning?.(warning);
+  };
+
+  const renderer =
+    options.renderer ??
+    createRenderer({
+      salt: options.functions as Record<string, unknown> | undefined,
+      onWarning: (w: { message: string; file?: string }) =>
+        warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file }),
+    });
+
+  const parse = (text: string, file: string): unknown => {
+    let perFile = cacheOn ? parsed.get(file) : undefined;
+    if (perFile?.has(text)) return perFile.get(text);
+    const doc = loadYaml(text, { flavor: "salt", filename: file });
+    if (cacheOn) {
+      if (perFile === undefined) {
+        perFile = new Map();
+        parsed.set(file, perFile);
+      }
+      if (perFile.size >= PARSE_CACHE_PER_FILE) perFile.delete(perFile.keys().next().value!);
+      perFile.set(text, doc);
+    }
+    return doc;
+  };
+
+  function load(host: StackHost): StackResult {
+    warnings = [];
+    const pillar = cloneTree(host.pillar ?? {});
+    const grains = cloneTree(host.grains ?? {});
+    const opts = cloneTree(host.opts ?? options.opts ?? {});
+    const fold = newFold();
+    const merged: string[] = [];
+    const configs = configPaths(options.config, { pillar, grains, opts });
+    const cfgGrains = options.saltGlobs === true ? grains : markTree(grains);
+    const cfgMinion = options.saltGlobs === true ? host.minionId : markString(host.minionId);
+    for (const cfg of configs) {
+      if (!files.isFile(cfg)) {
+        warn({
+          code: "STACK_CONFIG_MISSING",
+          message: `Ignoring pillar stack cfg "${cfg}": file does not exist`,
+          file: cfg,
+        });
+        continue;
+      }
+      const cfgAbs = files.absolute(cfg);
+      const [baseDir] = splitPath(cfg);
+      const cfgVars = {
+        stack: fold.value,
+        pillar,
+        minion_id: cfgMinion,
+        __opts__: opts,
+        __grains__: cfgGrains,
+      };
+      const listing = renderer.render(files.read(cfg), cfg, cfgVars, cfgAbs);
+      for (const item of configItems(listing, cfg)) {
+        if (isBlank(item)) continue;
+        const matches = pyGlob(joinPath(baseDir, unmarkPattern(item)), files);
+        if (matches.length === 0) {
+          warn({
+            code: "STACK_NO_MATCH",
+            message: `Ignoring pillar stack template "${item}": can't find from root dir "${baseDir}"`,
+            file: cfg,
+          });
+          continue;
+        }
+        matches.sort(compareCodePoints);
+        for (const path of matches) {
+          checkInside(path, baseDir, cfg);
+          const vars = {
+            stack: fold.value,
+            pillar,
+            minion_id: host.minionId,
+            __opts__: opts,
+            __grains__: grains,
+            ymlpath: path,
+          };
+          const text = renderer.render(files.read(path), path, vars, cfgAbs);
+          const doc = parse(text, path);
+          if (!isPlainObject(doc)) {
+            warn({
+              code: "STACK_NOT_MAPPING",
+              message: `Ignoring pillar stack template "${path}": Can't parse as a valid yaml dictionary`,
+              file: path,
+            });
+            continue;
+          }
+          mergeLocated(fold, doc, text, path);
+          merged.push(path);
+        }
+      }
+    }
+    const result = { data: fold.value, files: merged, warnings };
+    warnings = [];
+    return result;
+  }
+
+  // Salt refuses a template outside the config's directory (Jinja's loader rejects `..`); a symlink leading out is
+  // refused here too, which Salt does not do.
+  function checkInside(path: string, baseDir: string, cfg: string): void {
+    const base = files.absolute(baseDir === "" ? "." : baseDir);
+    const rel = relative(base, files.absolute(path));
+    if (rel === ".." || rel.startsWith("../") || rel.startsWith("/")) {
+      throw stackError(
+        "STACK_PATH",
+        `refusing "${path}": it is outside the stack directory "${baseDir === "" ? "." : baseDir}"`,
+        { file: cfg },
+        undefined,
+        { path },
+      );
+    }
+    const kind = files.kind(path);
+    if (kind !== "file") {
+      const what =
+        kind === "dir" ? "a directory" : kind === "dangling" ? "a dangling symlink" : "not a regular file";
+      throw stackError(
+        "STACK_NOT_FILE",
+        `"${path}" is ${what}; a stack line must name YAML files`,
+        { file: cfg },
+        undefined,
+        {
+          path,
+        },
+      );
+    }
+    const realBase = files.real(base);
+    const real = files.real(path);
+    if (realBase !== undefined && real !== undefined) {
+      const realRel = relative(realBase, real);
+      if (realRel === ".." || realRel.startsWith("../") || realRel.startsWith("/")) {
+        throw stackError(
+          "STACK_PATH",
+          `refusing "${path}": it is a symlink to "${real}", outside the stack directory`,
+          { file: cfg },
+          undefined,
+          { path },
+        );
+      }
+    }
+  }
+
+  return {
+    load,
+    clear() {
+      files.clear();
+      parsed.clear();
+    },
+  };
+}
+
+/** Renders and merges the stack for one host with a one-off loader. */
+export function loadStack(options: StackLoaderOptions & StackHost): StackResult {
+  return createStackLoader(options).load(options);
+}
+
+/**
+ * The lines of a rendered config, as Salt reads them: a YAML list if the text parses as one, otherwise its lines
+ * (not stripped; `#` is not a comment).
+ */
+export function configItems(text: string, cfg: string): string[] {
+  let value: unknown;
+  try {
+    value = loadYaml(text, { flavor: "salt", filename: cfg });
+  } catch {
+    return splitLines(text);
+  }
+  if (!Array.isArray(value)) return splitLines(text);
+  return value.map((item, index) => {
+    if (typeof item !== "string") {
+      throw stackError(
+        "STACK_CONFIG",
+        `item ${index + 1} of the list rendered by ${cfg} is not a path (got ${JSON.stringify(item) ?? typeof item})`,
+        { file: cfg },
+      );
+    }
+    return item;
+  });
+}
+
+// Gives a merge error (an unknown strategy) the file, line and column of the directive that caused it.
+function mergeLocated(fold: StackFold, doc: Dict, text: string, file: string): void {
+  try {
+    fold.merge(doc);
+  } catch (error) {
+    if (!isMergeError(error) || error.source !== undefined) throw error;
+    const keys = error.keys ?? [];
+    let position: { line: number; column: number } | undefined;
+    try {
+      const located = loadYamlWithPositions(text, { flavor: "salt", filename: file });
+      position =
+        located.positionOf([...keys, "__"]) ??
+        located.positionOf([...keys, 0]) ??
+        located.positionOf([...keys]);
+    } catch {
+      position = undefined;
+    }
+    error.source = { file, line: position?.line, column: position?.column };
+    throw error;
+  }
+}
