@@ -1,4 +1,4 @@
-import { cloneTree, isPlainObject, MergeError } from "@merge/core";
+import { type Dict, isPlainObject, MergeError, setKey } from "@merge/core";
 import fastJsonPatch from "fast-json-patch";
 
 /** The first line that marks a JSON patch part. */
@@ -23,13 +23,13 @@ export function applyJsonPatchPart(value: unknown, text: string, file?: string):
     });
   }
   // Python iterates the patch document: an empty mapping has no operations, any other mapping yields strings.
-  if (isPlainObject(patch) && Object.keys(patch).length === 0) return cloneTree(value);
+  if (isPlainObject(patch) && Object.keys(patch).length === 0) return copyShared(value, new Map());
   if (!Array.isArray(patch)) {
     throw new MergeError("JSON_PATCH", "a JSON patch must be a list of operations", {
       source: file === undefined ? undefined : { file },
     });
   }
-  let document = cloneTree(value);
+  let document = copyShared(value, new Map());
   // One operation at a time, so a failure names the operation that failed.
   for (let index = 0; index < patch.length; index++) {
     const operation = patch[index] as { op?: unknown; path?: unknown };
@@ -61,4 +61,26 @@ export function applyJsonPatchPart(value: unknown, text: string, file?: string):
     }
   }
   return document;
+}
+
+/**
+ * A deep copy of mappings and lists that keeps shared subtrees shared (Python's `copy.deepcopy`, which jsonpatch
+ * uses), so YAML aliases still come out as `&id001` / `*id001` when the result is written.
+ */
+function copyShared(value: unknown, seen: Map<object, unknown>): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const known = seen.get(value);
+  if (known !== undefined) return known;
+  if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    seen.set(value, out);
+    for (let i = 0; i < value.length; i++) out.push(copyShared(value[i], seen));
+    return out;
+  }
+  if (!isPlainObject(value)) return value;
+  const out: Dict = {};
+  seen.set(value, out);
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) setKey(out, keys[i]!, copyShared(value[keys[i]!], seen));
+  return out;
 }

@@ -136,13 +136,14 @@ function iterateLikePython(value: unknown, ctx: MergerContext): readonly unknown
 }
 
 /**
- * cloud-init keeps the old list but still evaluates `len(new)` and `new[i]` over the shared length, so a value
+ * cloud-init keeps the old list (as a new list, which matters for aliases when the result is written) but still
+ * evaluates `len(new)` and `new[i]` over the shared length, so a value
  * without a length (number, null, boolean) fails, and so does a mapping that has no key `i` for an index it reads.
  */
 function keepOld(base: readonly unknown[], incoming: unknown, ctx: MergerContext): readonly unknown[] {
   if (Array.isArray(incoming) || typeof incoming === "string" || incoming instanceof Uint8Array) {
     if (ctx.tracing) ctx.explain("kept", undefined, "no_replace keeps the old list");
-    return base;
+    return base.slice();
   }
   if (isPlainObject(incoming)) {
     const shared = Math.min(base.length, Object.keys(incoming).length);
@@ -155,7 +156,7 @@ function keepOld(base: readonly unknown[], incoming: unknown, ctx: MergerContext
         );
       }
     }
-    return base;
+    return base.slice();
   }
   return ctx.fail(
     "MERGE_TYPE",

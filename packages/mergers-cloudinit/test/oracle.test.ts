@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { createCloudInitRegistry, mergeCloudConfig, mergeUserData } from "../src/index.js";
+import { createCloudInitRegistry, formatCloudConfig, mergeCloudConfig, mergeUserData } from "../src/index.js";
 
 // Cases made by test/oracle/generate.mjs and run through a real cloud-init (its version is in the file).
 interface OracleCase {
@@ -52,6 +52,15 @@ describe(`agreement with cloud-init ${fixture.cloudInit}`, () => {
       const result = await mergeUserData(c.raw!);
       expect(plain(result.value), c.raw).toEqual(c.expected.value);
       expect(result.merged).toEqual(c.expected.names);
+    }
+  });
+});
+
+describe(`written output agrees with cloud-init ${fixture.cloudInit}`, () => {
+  it("writes cloud-config.txt as cloud-init's handler does", async () => {
+    for (const c of fixture.cases.filter((x) => x.kind !== "values")) {
+      const result = c.kind === "parts" ? mergeCloudConfig(c.parts!) : await mergeUserData(c.raw!);
+      expect(formatCloudConfig(result), JSON.stringify(c.parts ?? c.raw)).toBe(c.expected.written);
     }
   });
 });

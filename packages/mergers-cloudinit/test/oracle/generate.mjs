@@ -8,7 +8,10 @@ import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
 let seed = 20261201;
-const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return seed / 2147483648;
+};
 const pick = (a) => a[Math.floor(rnd() * a.length)];
 
 const values = (() => {
