@@ -359,7 +359,8 @@ export class YamlConstructor {
           keyNode,
         );
       }
-      const key = this.node(keyNode);
+      // flatten_mapping turns a `=` key (the YAML 1.1 value key) into a plain string.
+      const key = isScalar(keyNode) && this.scalarTag(keyNode) === TAG.value ? "=" : this.node(keyNode);
       if (typeof key === "object" && key !== null && !(key instanceof Date) && !(key instanceof Uint8Array)) {
         this.fail("YAML_KEY", "found unhashable key", keyNode);
       }
@@ -416,8 +417,13 @@ export class YamlConstructor {
       return node.type === "PLAIN" || node.type === undefined
         ? resolvePlain(String(node.source ?? ""))
         : TAG.str;
-    // PyYAML resolves a scalar tagged with the non-specific `!` as if it were plain, quoted or not.
-    if (tag === "!") return resolvePlain(String(node.source ?? ""));
+    // PyYAML resolves a scalar tagged with the non-specific `!` as if it were plain, quoted or not; libyaml (Salt)
+    // does so too, except for an empty node, which stays a string.
+    if (tag === "!") {
+      const text = String(node.source ?? "");
+      if (this.o.flavor === "salt" && text === "" && node.type === "PLAIN") return TAG.str;
+      return resolvePlain(text);
+    }
     return tag;
   }
 
@@ -440,9 +446,6 @@ export class YamlConstructor {
           return constructTimestamp(text, this.o.flavor);
         case TAG.binary:
           return constructBinary(text);
-        case TAG.merge:
-        case TAG.value:
-          return text;
         case "tag:yaml.org,2002:python/unicode":
           if (this.o.flavor === "salt") return text;
           break;

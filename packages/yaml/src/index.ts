@@ -13,3 +13,11 @@ export { pythonFloatRepr } from "./pyfloat.js";
 export { resolvePlain } from "./resolver.js";
 export type { YamlFlavor } from "./scalars.js";
 export { YamlTimestamp } from "./timestamp.js";
+export { type DumpPreset, type DumpYamlOptions, dumpYaml } from "./dump.js";
+export {
+  type ScalarStyleOptions,
+  yamlDoubleQuote,
+  yamlEncode,
+  yamlScalarStyle,
+  yamlSingleQuote,
+} from "./quote.js";

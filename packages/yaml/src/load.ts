@@ -85,11 +85,55 @@ function mark(lines: LineCounter, offset: number): { line: number; column: numbe
   return { line: pos.line, column: pos.col, offset };
 }
 
-/** Nesting depth of the concrete syntax tree, measured without recursion so hostile input cannot overflow the stack. */
-function checkDepth(token: CST.Token, maxDepth: number, lines: LineCounter, file: string | undefined): void {
+function tabError(offset: number, lines: LineCounter, file: string | undefined): never {
+  throw yamlError(
+    "YAML_PARSE",
+    "found character '\\t' that cannot start any token (while scanning for the next token)",
+    file,
+    mark(lines, offset),
+  );
+}
+
+/** PyYAML's scanner skips only spaces between tokens, so a tab there (or one ending a plain scalar) is an error. */
+function checkTabs(
+  tokens: readonly CST.SourceToken[] | undefined,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  if (tokens === undefined) return;
+  for (const t of tokens) {
+    if (t.type === "space" && t.source.includes("\t"))
+      tabError(t.offset + t.source.indexOf("\t"), lines, file);
+  }
+}
+
+/**
+ * Walks the concrete syntax tree without recursion (hostile input cannot overflow the stack): nesting depth
+ * against `maxDepth`, and for the `pyyaml` flavour the tabs PyYAML's pure-Python scanner refuses.
+ */
+function checkTree(
+  token: CST.Token,
+  maxDepth: number,
+  strictTabs: boolean,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
   const stack: [CST.Token, number][] = [[token, 0]];
   while (stack.length > 0) {
     const [tok, depth] = stack.pop()!;
+    if (strictTabs) {
+      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, lines, file);
+      if ("end" in tok && Array.isArray(tok.end)) checkTabs(tok.end, lines, file);
+      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], lines, file);
+      if (tok.type === "scalar" && tok.source.includes("\t"))
+        tabError(tok.offset + tok.source.indexOf("\t"), lines, file);
+      if (tok.type === "block-map" || tok.type === "block-seq" || tok.type === "flow-collection") {
+        for (const item of tok.items) {
+          checkTabs(item.start, lines, file);
+          if ("sep" in item) checkTabs(item.sep, lines, file);
+        }
+      }
+    }
     if (depth > maxDepth) {
       throw yamlError(
         "DEPTH_LIMIT",
@@ -171,7 +215,8 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   checkFlowDepth(text, maxDepth, file);
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
-  for (const token of tokens) checkDepth(token, maxDepth, lines, file);
+  const strictTabs = (options.flavor ?? "pyyaml") === "pyyaml" && text.includes("\t");
+  for (const token of tokens) checkTree(token, maxDepth, strictTabs, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
   const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
   return { text, lines, docs };

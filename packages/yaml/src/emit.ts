@@ -1,0 +1,505 @@
+import { analyzeScalar, type ScalarAnalysis } from "./analyze.js";
+import type { YMap, YNode, YScalar, YSeq } from "./represent.js";
+
+/** Formatting settings of PyYAML's `Emitter`. */
+export interface EmitOptions {
+  readonly indent: number;
+  readonly width: number;
+  readonly allowUnicode: boolean;
+  readonly libyaml: boolean;
+  readonly explicitStart: boolean;
+  readonly explicitEnd: boolean;
+}
+
+type Style = "" | "'" | '"' | "|" | ">";
+
+const BREAK_CHARS = "\n\u0085\u2028\u2029";
+const ESCAPES: Record<string, string> = {
+  "\0": "0",
+  "\x07": "a",
+  "\x08": "b",
+  "\x09": "t",
+  "\x0A": "n",
+  "\x0B": "v",
+  "\x0C": "f",
+  "\x0D": "r",
+  "\x1B": "e",
+  '"': '"',
+  "\\": "\\",
+  "\u0085": "N",
+  "\u00A0": "_",
+  "\u2028": "L",
+  "\u2029": "P",
+};
+
+function hex(cp: number, width: number): string {
+  return cp.toString(16).toUpperCase().padStart(width, "0");
+}
+
+function prepareTag(tag: string): string {
+  if (tag.startsWith("tag:yaml.org,2002:") && tag.length > "tag:yaml.org,2002:".length) {
+    return `!!${tag.slice("tag:yaml.org,2002:".length)}`;
+  }
+  return tag.startsWith("!") ? tag : `!<${tag}>`;
+}
+
+/**
+ * A port of the behaviour of PyYAML's `Emitter` (indentation, indicator spacing, line wrapping at `width`, scalar
+ * style choice) driven by recursion over the node graph instead of an event queue.
+ */
+export class Emitter {
+  private readonly o: EmitOptions;
+  private readonly bestIndent: number;
+  private readonly bestWidth: number;
+  /** The text written so far. */
+  out = "";
+  private column = 0;
+  private whitespace = true;
+  private indention = true;
+  private openEnded = false;
+  private indent: number | null = null;
+  private readonly indents: (number | null)[] = [];
+  private flowLevel = 0;
+  private rootContext = false;
+  private mappingContext = false;
+  private simpleKeyContext = false;
+  private readonly anchors: Map<YNode, string | null>;
+  private readonly emitted = new Set<YNode>();
+
+  constructor(options: EmitOptions, anchors: Map<YNode, string | null>) {
+    this.o = options;
+    this.bestIndent = options.indent > 1 && options.indent < 10 ? options.indent : 2;
+    this.bestWidth = options.width > this.bestIndent * 2 ? options.width : 80;
+    this.anchors = anchors;
+  }
+
+  /** One document: `---` when asked for, the root node, and `...` when asked for or after a plain root scalar. */
+  document(root: YNode): string {
+    if (this.o.explicitStart) {
+      this.writeIndent();
+      this.writeIndicator("---", true);
+    }
+    this.node(root, true, false, false, false);
+    this.writeIndent();
+    if (this.o.explicitEnd) {
+      this.writeIndicator("...", true);
+      this.writeIndent();
+    }
+    if (this.openEnded) {
+      this.writeIndicator("...", true);
+      this.writeIndent();
+    }
+    return this.out;
+  }
+
+  private increaseIndent(flow: boolean, indentless: boolean): void {
+    this.indents.push(this.indent);
+    if (this.indent === null) this.indent = flow ? this.bestIndent : 0;
+    else if (!indentless) this.indent += this.bestIndent;
+  }
+
+  private node(node: YNode, root: boolean, sequence: boolean, mapping: boolean, simpleKey: boolean): void {
+    this.rootContext = root;
+    this.mappingContext = mapping;
+    this.simpleKeyContext = simpleKey;
+    void sequence;
+    const anchor = this.anchors.get(node) ?? null;
+    if (anchor !== null && this.emitted.has(node)) {
+      this.writeIndicator(`*${anchor}`, true);
+      return;
+    }
+    this.emitted.add(node);
+    if (anchor !== null) this.writeIndicator(`&${anchor}`, true);
+    if (node.kind === "scalar") {
+      const analysis = analyzeScalar(node.value, this.o);
+      const style = this.chooseStyle(node, analysis);
+      if (!((style === "" && node.implicit[0]) || (style !== "" && node.implicit[1]))) {
+        this.writeIndicator(prepareTag(node.tag), true);
+      }
+      this.increaseIndent(true, false);
+      this.scalar(analysis, style);
+      this.indent = this.indents.pop() ?? null;
+      return;
+    }
+    const implicit = node.tag === (node.kind === "seq" ? "tag:yaml.org,2002:seq" : "tag:yaml.org,2002:map");
+    if (!implicit) this.writeIndicator(prepareTag(node.tag), true);
+    if (node.kind === "seq") {
+      if (this.flowLevel > 0 || node.flow || node.items.length === 0) this.flowSequence(node);
+      else this.blockSequence(node);
+    } else if (this.flowLevel > 0 || node.flow || node.pairs.length === 0) this.flowMapping(node);
+    else this.blockMapping(node);
+  }
+
+  private flowSequence(node: YSeq): void {
+    this.writeIndicator("[", true, true);
+    this.flowLevel++;
+    this.increaseIndent(true, false);
+    node.items.forEach((item, index) => {
+      if (index > 0) this.writeIndicator(",", false);
+      if (this.column > this.bestWidth) this.writeIndent();
+      this.node(item, false, true, false, false);
+    });
+    this.indent = this.indents.pop() ?? null;
+    this.flowLevel--;
+    this.writeIndicator("]", false);
+  }
+
+  private flowMapping(node: YMap): void {
+    this.writeIndicator("{", true, true);
+    this.flowLevel++;
+    this.increaseIndent(true, false);
+    node.pairs.forEach(([key, value], index) => {
+      if (index > 0) this.writeIndicator(",", false);
+      if (this.column > this.bestWidth) this.writeIndent();
+      if (this.checkSimpleKey(key)) {
+        this.node(key, false, false, true, true);
+        this.writeIndicator(":", false);
+        this.node(value, false, false, true, false);
+      } else {
+        this.writeIndicator("?", true);
+        this.node(key, false, false, true, false);
+        if (this.column > this.bestWidth) this.writeIndent();
+        this.writeIndicator(":", true);
+        this.node(value, false, false, true, false);
+      }
+    });
+    this.indent = this.indents.pop() ?? null;
+    this.flowLevel--;
+    this.writeIndicator("}", false);
+  }
+
+  private blockSequence(node: YSeq): void {
+    // A sequence that is a mapping value starts at its key's column (PyYAML's "indentless" sequence).
+    const indentless = this.mappingContext && !this.indention;
+    this.increaseIndent(false, indentless);
+    for (const item of node.items) {
+      this.writeIndent();
+      this.writeIndicator("-", true, false, true);
+      this.node(item, false, true, false, false);
+    }
+    this.indent = this.indents.pop() ?? null;
+  }
+
+  private blockMapping(node: YMap): void {
+    this.increaseIndent(false, false);
+    for (const [key, value] of node.pairs) {
+      this.writeIndent();
+      if (this.checkSimpleKey(key)) {
+        this.node(key, false, false, true, true);
+        this.writeIndicator(":", false);
+        this.node(value, false, false, true, false);
+      } else {
+        this.writeIndicator("?", true, false, true);
+        this.node(key, false, false, true, false);
+        this.writeIndent();
+        this.writeIndicator(":", true, false, true);
+        this.node(value, false, false, true, false);
+      }
+    }
+    this.indent = this.indents.pop() ?? null;
+  }
+
+  private checkSimpleKey(node: YNode): boolean {
+    const anchor = this.anchors.get(node) ?? null;
+    let length = 0;
+    if (anchor !== null) {
+      length += anchor.length;
+      if (this.emitted.has(node)) return this.fitsSimpleKey(length);
+    }
+    if (node.kind === "scalar") {
+      const analysis = analyzeScalar(node.value, this.o);
+      const tagged = !(node.implicit[0] || node.implicit[1]);
+      if (tagged) length += prepareTag(node.tag).length;
+      length += analysis.chars.length;
+      return this.fitsSimpleKey(length) && !analysis.empty && !analysis.multiline;
+    }
+    const implicit = node.tag === (node.kind === "seq" ? "tag:yaml.org,2002:seq" : "tag:yaml.org,2002:map");
+    if (!implicit) length += prepareTag(node.tag).length;
+    const empty = node.kind === "seq" ? node.items.length === 0 : node.pairs.length === 0;
+    return this.fitsSimpleKey(length) && empty;
+  }
+
+  private fitsSimpleKey(length: number): boolean {
+    // PyYAML: shorter than 128; libyaml: at most 128.
+    return this.o.libyaml ? length <= 128 : length < 128;
+  }
+
+  private chooseStyle(node: YScalar, analysis: ScalarAnalysis): Style {
+    if (node.style === undefined && node.implicit[0]) {
+      if (
+        !(this.simpleKeyContext && (analysis.empty || analysis.multiline)) &&
+        (this.flowLevel > 0 ? analysis.allowFlowPlain : analysis.allowBlockPlain)
+      ) {
+        return "";
+      }
+    }
+    if (node.style === "|") {
+      if (this.flowLevel === 0 && !this.simpleKeyContext && analysis.allowBlock) return "|";
+    }
+    if (node.style === undefined) {
+      if (analysis.allowSingleQuoted && !(this.simpleKeyContext && analysis.multiline)) return "'";
+    }
+    return '"';
+  }
+
+  private scalar(analysis: ScalarAnalysis, style: Style): void {
+    const split = !this.simpleKeyContext;
+    const chars = analysis.chars;
+    if (style === '"') writeDoubleQuoted(this, chars, split);
+    else if (style === "'") writeSingleQuoted(this, chars, split);
+    else if (style === "|") this.writeLiteral(chars);
+    else this.writePlain(chars, split);
+  }
+
+  // Writers, shared with the quoting helpers through this small surface.
+
+  get currentColumn(): number {
+    return this.column;
+  }
+  get width(): number {
+    return this.bestWidth;
+  }
+  get allowUnicode(): boolean {
+    return this.o.allowUnicode;
+  }
+  get libyaml(): boolean {
+    return this.o.libyaml;
+  }
+
+  raw(data: string, length: number): void {
+    this.column += length;
+    this.out += data;
+  }
+
+  writeIndicator(indicator: string, needWhitespace: boolean, whitespace = false, indention = false): void {
+    const data = this.whitespace || !needWhitespace ? indicator : ` ${indicator}`;
+    this.whitespace = whitespace;
+    this.indention = this.indention && indention;
+    this.column += Array.from(data).length;
+    this.openEnded = false;
+    this.out += data;
+  }
+
+  writeIndent(): void {
+    const indent = this.indent ?? 0;
+    if (!this.indention || this.column > indent || (this.column === indent && !this.whitespace)) {
+      this.writeLineBreak();
+    }
+    if (this.column < indent) {
+      this.whitespace = true;
+      this.out += " ".repeat(indent - this.column);
+      this.column = indent;
+    }
+  }
+
+  writeLineBreak(data = "\n"): void {
+    this.whitespace = true;
+    this.indention = true;
+    this.column = 0;
+    this.out += data;
+  }
+
+  clearWhitespace(): void {
+    this.whitespace = false;
+    this.indention = false;
+  }
+
+  private writePlain(chars: readonly string[], split: boolean): void {
+    if (this.rootContext) this.openEnded = true;
+    if (chars.length === 0) return;
+    if (!this.whitespace) this.raw(" ", 1);
+    this.whitespace = false;
+    this.indention = false;
+    let spaces = false;
+    let start = 0;
+    for (let end = 0; end <= chars.length; end++) {
+      const ch = end < chars.length ? chars[end] : undefined;
+      if (spaces) {
+        if (ch !== " ") {
+          if (start + 1 === end && this.column > this.bestWidth && split) {
+            this.writeIndent();
+            this.whitespace = false;
+            this.indention = false;
+          } else {
+            this.raw(chars.slice(start, end).join(""), end - start);
+          }
+          start = end;
+        }
+      } else if (ch === undefined || ch === " ") {
+        this.raw(chars.slice(start, end).join(""), end - start);
+        start = end;
+      }
+      if (ch !== undefined) spaces = ch === " ";
+    }
+  }
+
+  private writeLiteral(chars: readonly string[]): void {
+    const hints = blockHints(chars, this.bestIndent);
+    this.writeIndicator(`|${hints}`, true);
+    if (hints.endsWith("+")) this.openEnded = true;
+    this.writeLineBreak();
+    let breaks = true;
+    let start = 0;
+    for (let end = 0; end <= chars.length; end++) {
+      const ch = end < chars.length ? chars[end] : undefined;
+      if (breaks) {
+        if (ch === undefined || !BREAK_CHARS.includes(ch)) {
+          for (const br of chars.slice(start, end)) this.writeLineBreak(br);
+          if (ch !== undefined) this.writeIndent();
+          start = end;
+        }
+      } else if (ch === undefined || BREAK_CHARS.includes(ch)) {
+        this.out += chars.slice(start, end).join("");
+        if (ch === undefined) this.writeLineBreak();
+        start = end;
+      }
+      if (ch !== undefined) breaks = BREAK_CHARS.includes(ch);
+    }
+  }
+}
+
+function blockHints(chars: readonly string[], indent: number): string {
+  let hints = "";
+  if (chars.length > 0) {
+    if (` ${BREAK_CHARS}`.includes(chars[0]!)) hints += String(indent);
+    if (!BREAK_CHARS.includes(chars[chars.length - 1]!)) hints += "-";
+    else if (chars.length === 1 || BREAK_CHARS.includes(chars[chars.length - 2]!)) hints += "+";
+  }
+  return hints;
+}
+
+/** `Emitter.write_single_quoted`: quotes doubled, a line break written as a blank line, wrapping at spaces. */
+export function writeSingleQuoted(e: Emitter, chars: readonly string[], split: boolean): void {
+  e.writeIndicator("'", true);
+  let spaces = false;
+  let breaks = false;
+  let start = 0;
+  for (let end = 0; end <= chars.length; end++) {
+    const ch = end < chars.length ? chars[end] : undefined;
+    if (spaces) {
+      if (ch === undefined || ch !== " ") {
+        if (start + 1 === end && e.currentColumn > e.width && split && start !== 0 && end !== chars.length) {
+          e.writeIndent();
+        } else {
+          e.raw(chars.slice(start, end).join(""), end - start);
+        }
+        start = end;
+      }
+    } else if (breaks) {
+      if (ch === undefined || !BREAK_CHARS.includes(ch)) {
+        if (chars[start] === "\n") e.writeLineBreak();
+        for (const br of chars.slice(start, end)) e.writeLineBreak(br);
+        e.writeIndent();
+        start = end;
+      }
+    } else if (ch === undefined || ` ${BREAK_CHARS}`.includes(ch) || ch === "'") {
+      if (start < end) {
+        e.raw(chars.slice(start, end).join(""), end - start);
+        start = end;
+      }
+    }
+    if (ch === "'") {
+      e.raw("''", 2);
+      start = end + 1;
+    }
+    if (ch !== undefined) {
+      spaces = ch === " ";
+      breaks = BREAK_CHARS.includes(ch);
+    }
+  }
+  e.writeIndicator("'", false);
+}
+
+function isPlainDoubleChar(cp: number, allowUnicode: boolean): boolean {
+  if (cp >= 0x20 && cp <= 0x7e) return true;
+  return allowUnicode && ((cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd));
+}
+
+/** `Emitter.write_double_quoted`: escapes, `\x`/`\u`/`\U` for the rest, wrapping with `\` at spaces. */
+export function writeDoubleQuoted(
+  e: Emitter,
+  chars: readonly string[],
+  split: boolean,
+  allowUnicode = e.allowUnicode,
+): void {
+  if (e.libyaml) {
+    writeDoubleQuotedLibyaml(e, chars, split, allowUnicode);
+    return;
+  }
+  e.writeIndicator('"', true);
+  let start = 0;
+  for (let end = 0; end <= chars.length; end++) {
+    const ch = end < chars.length ? chars[end] : undefined;
+    const cp = ch === undefined ? -1 : ch.codePointAt(0)!;
+    if (
+      ch === undefined ||
+      '"\\\u0085\u2028\u2029\uFEFF'.includes(ch) ||
+      !isPlainDoubleChar(cp, allowUnicode)
+    ) {
+      if (start < end) {
+        e.raw(chars.slice(start, end).join(""), end - start);
+        start = end;
+      }
+      if (ch !== undefined) {
+        const data = escape(ch, cp);
+        e.raw(data, data.length);
+        start = end + 1;
+      }
+    }
+    if (
+      end > 0 &&
+      end < chars.length - 1 &&
+      (ch === " " || start >= end) &&
+      e.currentColumn + (end - start) > e.width &&
+      split
+    ) {
+      const data = `${chars.slice(start, end).join("")}\\`;
+      if (start < end) start = end;
+      e.raw(data, Array.from(data).length);
+      e.writeIndent();
+      e.clearWhitespace();
+      if (chars[start] === " ") e.raw("\\", 1);
+    }
+  }
+  e.writeIndicator('"', false);
+}
+
+function escape(ch: string, cp: number): string {
+  if (ESCAPES[ch] !== undefined) return `\\${ESCAPES[ch]}`;
+  return cp <= 0xff ? `\\x${hex(cp, 2)}` : cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
+}
+
+/**
+ * libyaml's double-quoted writer (Salt dumps with `CSafeDumper`): same escapes, but it only folds lines at a single
+ * space, which the line break replaces (no trailing backslash).
+ */
+function writeDoubleQuotedLibyaml(
+  e: Emitter,
+  chars: readonly string[],
+  split: boolean,
+  allowUnicode: boolean,
+): void {
+  e.writeIndicator('"', true);
+  let spaces = false;
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    const cp = ch.codePointAt(0)!;
+    if ('"\\\u0085\u2028\u2029\uFEFF\r'.includes(ch) || !isPlainDoubleChar(cp, allowUnicode)) {
+      const data = escape(ch, cp);
+      e.raw(data, data.length);
+      spaces = false;
+    } else if (ch === " ") {
+      if (split && !spaces && e.currentColumn > e.width && i !== 0 && i !== chars.length - 1) {
+        e.writeIndent();
+        if (chars[i + 1] === " ") e.raw("\\", 1);
+      } else {
+        e.raw(" ", 1);
+      }
+      spaces = true;
+    } else {
+      e.raw(ch, 1);
+      spaces = false;
+    }
+  }
+  e.writeIndicator('"', false);
+}
