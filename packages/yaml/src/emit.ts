@@ -441,7 +441,7 @@ export function writeDoubleQuoted(
         start = end;
       }
       if (ch !== undefined) {
-        const data = escape(ch, cp);
+        const data = escapeChar(ch, cp);
         e.raw(data, data.length);
         start = end + 1;
       }
@@ -464,7 +464,7 @@ export function writeDoubleQuoted(
   e.writeIndicator('"', false);
 }
 
-function escape(ch: string, cp: number): string {
+function escapeChar(ch: string, cp: number): string {
   if (ESCAPES[ch] !== undefined) return `\\${ESCAPES[ch]}`;
   return cp <= 0xff ? `\\x${hex(cp, 2)}` : cp <= 0xffff ? `\\u${hex(cp, 4)}` : `\\U${hex(cp, 8)}`;
 }
@@ -485,7 +485,7 @@ function writeDoubleQuotedLibyaml(
     const ch = chars[i]!;
     const cp = ch.codePointAt(0)!;
     if ('"\\\u0085\u2028\u2029\uFEFF\r'.includes(ch) || !isPlainDoubleChar(cp, allowUnicode)) {
-      const data = escape(ch, cp);
+      const data = escapeChar(ch, cp);
       e.raw(data, data.length);
       spaces = false;
     } else if (ch === " ") {
