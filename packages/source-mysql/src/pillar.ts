@@ -104,13 +104,19 @@ export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
       let sink: RowSink | undefined;
       let floats: number[] | undefined;
       let timer: NodeJS.Timeout | undefined;
+      // In event mode mysql2 reports a dropped connection only on the connection, not on the command.
+      const onConnectionError = (error: unknown) => {
+        finish(wrapDriverError(error, "query", label, secrets, "the query"));
+      };
       const finish = (error?: unknown) => {
         if (settled) return;
         settled = true;
         if (timer !== undefined) clearTimeout(timer);
+        connection.removeListener("error", onConnectionError);
         if (error === undefined) resolve();
         else reject(error);
       };
+      connection.on("error", onConnectionError);
       shaper.enterRoot(spec.root);
       const values = new Array<string>(prepared.parameters).fill(minionId);
       const command = connection.execute(

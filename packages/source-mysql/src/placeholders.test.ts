@@ -32,7 +32,8 @@ describe("prepareSql", () => {
   });
 
   it("does not count placeholders inside literals, identifiers or comments", () => {
-    const sql = "SELECT 'why?', \"%s\", `a?b`, 'it''s ?', 'a\\'?' -- what?\n, x # really?\n/* ?? */ FROM t WHERE m = %s";
+    const sql =
+      "SELECT 'why?', \"%s\", `a?b`, 'it''s ?', 'a\\'?' -- what?\n, x # really?\n/* ?? */ FROM t WHERE m = %s";
     const out = prepareSql(sql);
     expect(out.parameters).toBe(1);
     expect(out.sql).toBe(

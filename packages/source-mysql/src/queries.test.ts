@@ -116,7 +116,9 @@ describe("extractQueries", () => {
   });
 
   it("keeps only list entries of with_lists that can equal a level", () => {
-    expect(extractQueries([{ query: "q", with_lists: [1, "3", 2.5, true, null] }])[0]?.withLists).toEqual([1, 1]);
+    expect(extractQueries([{ query: "q", with_lists: [1, "3", 2.5, true, null] }])[0]?.withLists).toEqual([
+      1, 1,
+    ]);
   });
 
   it("treats an empty with_lists as none", () => {
@@ -159,7 +161,10 @@ describe("parseWithLists", () => {
 
   it("rejects malformed text", () => {
     for (const bad of ["1,", ",1", "a", "1.5", "1 2", "1__0", "_1"]) {
-      expect(codeOf(() => parseWithLists(bad)), bad).toBe("SQL_CONFIG");
+      expect(
+        codeOf(() => parseWithLists(bad)),
+        bad,
+      ).toBe("SQL_CONFIG");
     }
   });
 });

@@ -28,7 +28,10 @@ describe("parseMysqlSettings", () => {
 
   it("reads the nested mysql: block of the master configuration", () => {
     expect(
-      parseMysqlSettings({ mysql: { user: "salt", pass: "super_secret_password", db: "salt_db" }, ext_pillar: [] }),
+      parseMysqlSettings({
+        mysql: { user: "salt", pass: "super_secret_password", db: "salt_db" },
+        ext_pillar: [],
+      }),
     ).toEqual({ ...SALT_MYSQL_DEFAULTS, password: "super_secret_password", database: "salt_db" });
   });
 
@@ -63,23 +66,29 @@ describe("parseMysqlSettings", () => {
   });
 
   it("reads a connection URL, decoding escaped parts", () => {
-    expect(parseMysqlSettings("mysql://pillar:p%40ss%2Fw@127.0.0.1:3307/cmdb?socket=/tmp/my.sock&ssl_ca=/ca.pem")).toEqual(
-      {
-        host: "127.0.0.1",
-        port: 3307,
-        user: "pillar",
-        password: "p@ss/w",
-        database: "cmdb",
-        socketPath: "/tmp/my.sock",
-        ssl: { ca: "/ca.pem" },
-      },
-    );
+    expect(
+      parseMysqlSettings("mysql://pillar:p%40ss%2Fw@127.0.0.1:3307/cmdb?socket=/tmp/my.sock&ssl_ca=/ca.pem"),
+    ).toEqual({
+      host: "127.0.0.1",
+      port: 3307,
+      user: "pillar",
+      password: "p@ss/w",
+      database: "cmdb",
+      socketPath: "/tmp/my.sock",
+      ssl: { ca: "/ca.pem" },
+    });
     expect(parseMysqlSettings("mariadb://[::1]/x")).toMatchObject({ host: "::1", port: 3306, database: "x" });
-    expect(parseMysqlSettings({ mysql: "mysql://u@127.0.0.1/d" })).toMatchObject({ user: "u", database: "d" });
+    expect(parseMysqlSettings({ mysql: "mysql://u@127.0.0.1/d" })).toMatchObject({
+      user: "u",
+      database: "d",
+    });
   });
 
   it("reads a bare settings block", () => {
-    expect(parseMysqlSettings({ host: "127.0.0.1", db: "x" })).toMatchObject({ host: "127.0.0.1", database: "x" });
+    expect(parseMysqlSettings({ host: "127.0.0.1", db: "x" })).toMatchObject({
+      host: "127.0.0.1",
+      database: "x",
+    });
   });
 
   it("rejects bad settings with SQL_CONFIG and never shows the password", () => {
@@ -103,12 +112,20 @@ describe("driver errors", () => {
   it("classifies server and socket errors by what has to be fixed", () => {
     expect(classifyDriverError({ code: "ECONNREFUSED" }, "connect")).toBe("SQL_CONNECT");
     expect(classifyDriverError({ code: "ER_ACCESS_DENIED_ERROR", errno: 1045 }, "connect")).toBe("SQL_AUTH");
-    expect(classifyDriverError({ code: "ER_BAD_DB_ERROR", errno: 1049 }, "connect")).toBe("SQL_UNKNOWN_DATABASE");
+    expect(classifyDriverError({ code: "ER_BAD_DB_ERROR", errno: 1049 }, "connect")).toBe(
+      "SQL_UNKNOWN_DATABASE",
+    );
     expect(classifyDriverError({ code: "ER_PARSE_ERROR", errno: 1064 }, "query")).toBe("SQL_QUERY");
-    expect(classifyDriverError({ code: "ER_LOCK_WAIT_TIMEOUT", errno: 1205 }, "query")).toBe("SQL_LOCK_TIMEOUT");
+    expect(classifyDriverError({ code: "ER_LOCK_WAIT_TIMEOUT", errno: 1205 }, "query")).toBe(
+      "SQL_LOCK_TIMEOUT",
+    );
     expect(classifyDriverError({ code: "ER_STATEMENT_TIMEOUT", errno: 1969 }, "query")).toBe("SQL_TIMEOUT");
-    expect(classifyDriverError({ code: "ER_QUERY_INTERRUPTED", errno: 1317 }, "query")).toBe("SQL_INTERRUPTED");
-    expect(classifyDriverError({ code: "ER_CONNECTION_KILLED", errno: 1927 }, "query")).toBe("SQL_CONNECTION_LOST");
+    expect(classifyDriverError({ code: "ER_QUERY_INTERRUPTED", errno: 1317 }, "query")).toBe(
+      "SQL_INTERRUPTED",
+    );
+    expect(classifyDriverError({ code: "ER_CONNECTION_KILLED", errno: 1927 }, "query")).toBe(
+      "SQL_CONNECTION_LOST",
+    );
     expect(classifyDriverError({ code: "PROTOCOL_CONNECTION_LOST" }, "query")).toBe("SQL_CONNECTION_LOST");
     expect(classifyDriverError({ code: "ETIMEDOUT" }, "connect")).toBe("SQL_CONNECT");
     expect(classifyDriverError(new Error("odd"), "connect")).toBe("SQL_CONNECT");

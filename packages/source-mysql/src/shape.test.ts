@@ -70,7 +70,10 @@ describe("depth", () => {
       1: { b: 2, c: 3, d: 4 },
       5: { b: 6, c: 7, d: 8 },
     });
-    expect(shapeRows(ABCD, rows, { depth: 2 })).toEqual({ 1: { 2: { c: 3, d: 4 } }, 5: { 6: { c: 7, d: 8 } } });
+    expect(shapeRows(ABCD, rows, { depth: 2 })).toEqual({
+      1: { 2: { c: 3, d: 4 } },
+      5: { 6: { c: 7, d: 8 } },
+    });
   });
 
   it("maps each value of a single-column query to itself", () => {
@@ -82,7 +85,9 @@ describe("depth", () => {
   });
 
   it("keeps duplicate field names as a list with as_list", () => {
-    expect(shapeRows(["k", "x", "x"], [["a", 1, 2]], { depth: 1, asList: true })).toEqual({ a: { x: [1, 2] } });
+    expect(shapeRows(["k", "x", "x"], [["a", 1, 2]], { depth: 1, asList: true })).toEqual({
+      a: { x: [1, 2] },
+    });
   });
 
   it("rejects a negative or fractional depth with SQL_CONFIG instead of crashing", () => {
@@ -399,7 +404,9 @@ describe("with_lists", () => {
   });
 
   it("leaves a scalar at a marked field level alone", () => {
-    expect(shapeRows(["k", "x", "y"], [["a", 1, 2]], { depth: 1, withLists: [2] })).toEqual({ a: { x: 1, y: 2 } });
+    expect(shapeRows(["k", "x", "y"], [["a", 1, 2]], { depth: 1, withLists: [2] })).toEqual({
+      a: { x: 1, y: 2 },
+    });
   });
 
   it("turns the mapping at a marked level into the list of its values, in row order", () => {
@@ -438,7 +445,9 @@ describe("with_lists", () => {
 
   it("reports SQL_SHAPE where ignore_null leaves a marked field unset (Salt raises KeyError)", () => {
     expect(
-      codeOf(() => shapeRows(["k", "x", "y"], [["a", null, 1]], { depth: 1, ignoreNull: true, withLists: [2] })),
+      codeOf(() =>
+        shapeRows(["k", "x", "y"], [["a", null, 1]], { depth: 1, ignoreNull: true, withLists: [2] }),
+      ),
     ).toBe("SQL_SHAPE");
   });
 
@@ -484,5 +493,4 @@ describe("data safety", () => {
     const out = shapeRows(["k", "v"], [[Buffer.from("name"), Buffer.from([1, 2])]]);
     expect(out.name).toEqual(Buffer.from([1, 2]));
   });
-
 });

@@ -1,0 +1,432 @@
+import { isMergeError, type MergeError } from "@merge/core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createMysqlPillar, type MysqlPillarOptions, mysqlPillar } from "./pillar.js";
+import {
+  createTestDatabase,
+  describeWithServer,
+  settingsFor,
+  type TestDatabase,
+  unusedPort,
+  waitForQuery,
+} from "./test-db.js";
+
+const SCHEMA = new URL("../../../examples/mysql/schema.sql", import.meta.url);
+const FIXTURES = new URL("../../../examples/mysql/fixtures.sql", import.meta.url);
+
+async function failure(promise: Promise<unknown>): Promise<MergeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isMergeError(error)) return error;
+    throw new Error(`expected a MergeError, got ${String(error)}`);
+  }
+  throw new Error("expected the fetch to fail");
+}
+
+describeWithServer("MySQL pillar against a real server", (server) => {
+  let db: TestDatabase;
+  const run = (minion: string, queries: unknown, extra: Partial<MysqlPillarOptions> = {}) =>
+    mysqlPillar(minion, {}, { connection: settingsFor(server, db.name), queries, ...extra });
+
+  beforeAll(async () => {
+    db = await createTestDatabase(server, "pillar");
+    await db.load(SCHEMA);
+    await db.load(FIXTURES);
+    await db.admin.query(`
+      CREATE TABLE kinds (
+        id INT PRIMARY KEY, i INT, ti TINYINT, big BIGINT, ubig BIGINT UNSIGNED, dec1 DECIMAL(12,2),
+        f FLOAT, d DOUBLE, da DATE, dt DATETIME, dt3 DATETIME(3), tm TIME, ts TIMESTAMP NULL, yr YEAR,
+        j JSON, b BLOB, vb VARBINARY(8), bits BIT(4), tx TEXT, en ENUM('on','off'), st SET('a','b'), n INT NULL
+      );
+      INSERT INTO kinds VALUES (1, -42, 1, 9007199254740993, 18446744073709551615, 1234567890.25,
+        1.1, 0.1, '2024-02-29', '2024-02-29 13:14:15', '2024-02-29 13:14:15.678', '-01:02:03',
+        '2024-02-29 13:14:15', 2024, '{"a": [1, 2.5, null]}', X'00FF10', X'6869', b'1010', 'h\u00e9llo \u{1F600}',
+        'off', 'a,b', NULL);
+      CREATE TABLE floats (id INT PRIMARY KEY, v FLOAT);
+      INSERT INTO floats VALUES (1, 1.1), (2, 3.14159265), (3, 123456789), (4, 0.000123456789), (5, 16777217),
+        (6, -7.25e-5), (7, 999999.5), (8, 3.4e38), (9, NULL);
+      CREATE TABLE lockme (id INT PRIMARY KEY, v VARCHAR(8)) ENGINE=InnoDB;
+      INSERT INTO lockme VALUES (1, 'x');
+    `);
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("runs the legacy mysql_query at the root", async () => {
+    expect(
+      await run("web01", {
+        mysql_query: "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id",
+      }),
+    ).toEqual({ role: "webserver", env: "prod", motd: null });
+  });
+
+  it("runs a list of queries into the root, later rows and queries overwriting earlier ones", async () => {
+    expect(
+      await run("web01", [
+        "SELECT pillar,value FROM pillars WHERE minion_id = %s",
+        "SELECT pillar,value FROM more_pillars WHERE minion_id = %s",
+      ]),
+    ).toEqual({ role: "frontend", env: "prod", motd: null, ntp_server: "ntp1.example.com" });
+  });
+
+  it("isolates a mapping of named queries under their names", async () => {
+    expect(
+      await run("web01", {
+        main: "SELECT pillar,value FROM pillars WHERE minion_id = %s",
+        extras: "SELECT pillar,value FROM more_pillars WHERE minion_id = %s",
+      }),
+    ).toEqual({
+      main: { role: "webserver", env: "prod", motd: null },
+      extras: { ntp_server: "ntp1.example.com", role: "frontend" },
+    });
+  });
+
+  it("reads a query given as [query, depth]", async () => {
+    expect(await run("web01", [["SELECT name,uid,shell FROM users WHERE minion_id = %s", 1]])).toEqual({
+      deploy: { uid: 1001, shell: "/bin/bash" },
+      www: { uid: 1002, shell: null },
+    });
+  });
+
+  it("reads a query given as {query, depth}", async () => {
+    expect(
+      await run("web01", [
+        { query: "SELECT 'services',name,port,enabled FROM services WHERE minion_id = %s", depth: 2 },
+      ]),
+    ).toEqual({ services: { nginx: { port: 443, enabled: 1 }, varnish: { port: 6081, enabled: 0 } } });
+  });
+
+  it("runs the documentation's fromdb example: depth 5, as_list, with_lists [1,3]", async () => {
+    const fromdb = {
+      query: `SELECT col1,col2,col3,col4,col5,col6,col7
+                FROM some_random_table
+               WHERE minion_pattern LIKE %s`,
+      depth: 5,
+      as_list: true,
+      with_lists: [1, 3],
+    };
+    expect(await run("web01", { fromdb })).toEqual({
+      fromdb: {
+        a: [
+          { c: [{ e: { col6: 1, col7: "one" } }, { g: { col6: 2, col7: "two" } }] },
+          { h: [{ j: { col6: 3, col7: "three" }, k: { col6: [4, 5], col7: ["four", "five"] } }] },
+        ],
+      },
+    });
+  });
+
+  it("creates the empty named root for a query without rows", async () => {
+    expect(await run("nobody", { main: "SELECT pillar,value FROM pillars WHERE minion_id = %s" })).toEqual({
+      main: {},
+    });
+  });
+
+  it("maps every column type as documented", async () => {
+    const out = await run("x", [
+      {
+        query: `SELECT 'k', i, ti, big, ubig, dec1, f, d, da, dt, dt3, tm, ts, yr, j, b, vb, bits, tx, en, st, n
+                  FROM kinds WHERE id = 1 AND %s = %s`,
+        depth: 1,
+      },
+    ]);
+    expect(out.k).toEqual({
+      i: -42,
+      ti: 1,
+      big: "9007199254740993",
+      ubig: "18446744073709551615",
+      dec1: "1234567890.25",
+      f: 1.1,
+      d: 0.1,
+      da: "2024-02-29",
+      dt: "2024-02-29 13:14:15",
+      dt3: "2024-02-29 13:14:15.678",
+      tm: "-01:02:03",
+      ts: "2024-02-29 13:14:15",
+      yr: 2024,
+      j: '{"a": [1, 2.5, null]}',
+      b: Buffer.from([0x00, 0xff, 0x10]),
+      vb: Buffer.from("hi"),
+      bits: Buffer.from([0b1010]),
+      tx: "h\u00e9llo \u{1F600}",
+      en: "off",
+      st: "a,b",
+      n: null,
+    });
+  });
+
+  it("gives FLOAT columns the value the text protocol (Salt's MySQLdb) reads", async () => {
+    const [textRows] = await db.admin.query({
+      sql: "SELECT id, v FROM floats ORDER BY id",
+      rowsAsArray: true,
+    });
+    const viaText = Object.fromEntries(
+      (textRows as [number, number | null][]).map(([id, v]) => [String(id), v]),
+    );
+    expect(await run("x", ["SELECT id, v FROM floats WHERE %s IS NOT NULL ORDER BY id"])).toEqual(viaText);
+    expect(viaText["1"]).toBe(1.1);
+  });
+
+  it("binds ? placeholders to the minion id too", async () => {
+    expect(await run("db01", ["SELECT pillar,value FROM pillars WHERE minion_id = ? ORDER BY id"])).toEqual({
+      role: "database",
+      env: "prod",
+    });
+  });
+
+  it("treats hostile minion ids as data", async () => {
+    await db.admin.query("INSERT INTO pillars (minion_id, pillar, value) VALUES (?, 'odd', 'yes')", [
+      "o'k\\%s",
+    ]);
+    const query = { main: "SELECT pillar,value FROM pillars WHERE minion_id = %s" };
+    for (const minion of [
+      "' OR '1'='1",
+      "%s",
+      "\\",
+      "x'; DROP TABLE pillars; --",
+      "\u{1F600}\u0000",
+      "a".repeat(10_240),
+    ]) {
+      expect(await run(minion, query), minion.slice(0, 20)).toEqual({ main: {} });
+    }
+    expect(await run("o'k\\%s", query)).toEqual({ main: { odd: "yes" } });
+    const [rows] = await db.admin.query("SELECT COUNT(*) AS n FROM pillars");
+    expect((rows as { n: number }[])[0]?.n).toBe(7);
+  });
+
+  it("connects through the Unix socket and from a URL", async () => {
+    if (server.socket !== undefined) {
+      const out = await mysqlPillar(
+        "db01",
+        {},
+        {
+          connection: { ...settingsFor(server, db.name), socketPath: server.socket },
+          queries: { mysql_query: "SELECT pillar,value FROM pillars WHERE minion_id = %s" },
+        },
+      );
+      expect(out).toEqual({ role: "database", env: "prod" });
+    }
+    const url = `mysql://${encodeURIComponent(server.user)}:${encodeURIComponent(server.password)}@${server.host}:${server.port}/${db.name}`;
+    expect(await mysqlPillar("db01", {}, { connection: url, queries: ["SELECT 'ok', %s"] })).toEqual({
+      ok: "db01",
+    });
+  });
+
+  it("reads the connection from a master configuration's flat mysql.* keys", async () => {
+    const master = {
+      "mysql.host": server.host,
+      "mysql.port": server.port,
+      "mysql.user": server.user,
+      "mysql.pass": server.password,
+      "mysql.db": db.name,
+    };
+    expect(
+      await mysqlPillar("db01", {}, { connection: master, queries: ["SELECT 'db', DATABASE()"] }),
+    ).toEqual({
+      db: db.name,
+    });
+  });
+
+  it("rolls back whatever a query writes, as Salt's unclosed transaction does", async () => {
+    const error = await failure(run("web01", ["UPDATE pillars SET value = 'changed' WHERE minion_id = %s"]));
+    expect(error.code).toBe("SQL_QUERY");
+    const [rows] = await db.admin.query("SELECT COUNT(*) AS n FROM pillars WHERE value = 'changed'");
+    expect((rows as { n: number }[])[0]?.n).toBe(0);
+  });
+
+  describeFailures();
+
+  function describeFailures() {
+    it("reports an unreachable server as SQL_CONNECT naming the query", async () => {
+      const port = await unusedPort();
+      const error = await failure(
+        mysqlPillar(
+          "web01",
+          {},
+          {
+            connection: { ...settingsFor(server, db.name), port },
+            queries: { main: "SELECT 1, 2" },
+          },
+        ),
+      );
+      expect(error.code).toBe("SQL_CONNECT");
+      expect(error.message).toContain('query "main"');
+      expect(error.message).toContain(`127.0.0.1:${port}`);
+    });
+
+    it("reports a wrong password as SQL_AUTH without showing any password", async () => {
+      const wrong = "Wr0ng-Passw0rd-xyz";
+      const error = await failure(
+        mysqlPillar(
+          "web01",
+          {},
+          {
+            connection: { ...settingsFor(server, db.name), password: wrong },
+            queries: ["SELECT 1, 2"],
+          },
+        ),
+      );
+      expect(error.code).toBe("SQL_AUTH");
+      const everything = `${error.message} ${JSON.stringify(error.details)} ${String((error.cause as Error)?.message)}`;
+      expect(everything).not.toContain(wrong);
+      expect(everything).not.toContain(server.password);
+    });
+
+    it("reports an unknown database as SQL_UNKNOWN_DATABASE", async () => {
+      const error = await failure(
+        mysqlPillar(
+          "web01",
+          {},
+          {
+            connection: settingsFor(server, `${db.name}_missing`),
+            queries: ["SELECT 1, 2"],
+          },
+        ),
+      );
+      expect(error.code).toBe("SQL_UNKNOWN_DATABASE");
+    });
+
+    it("reports an SQL error as SQL_QUERY naming the query, with no partial result", async () => {
+      const error = await failure(
+        run("web01", {
+          a_first: "SELECT pillar,value FROM pillars WHERE minion_id = %s",
+          b_broken: "SELECT pillar,value FROM no_such_table WHERE minion_id = %s",
+        }),
+      );
+      expect(error.code).toBe("SQL_QUERY");
+      expect(error.message).toContain('query "b_broken"');
+      expect(error.message).toContain("no_such_table");
+      expect(error.details?.root).toBe("b_broken");
+    });
+
+    it("stops a query that runs too long with SQL_TIMEOUT and kills it on the server", async () => {
+      const marker = `slow_${Date.now()}`;
+      const error = await failure(run("web01", [`SELECT '${marker}', SLEEP(30)`], { queryTimeout: 300 }));
+      expect(error.code).toBe("SQL_TIMEOUT");
+      expect(error.message).toContain(marker);
+      // The server-side statement is gone soon after (killed from a separate connection).
+      let running = 1;
+      for (let i = 0; i < 100 && running > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const [rows] = await db.admin.query(
+          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'",
+          [`%${marker}%`],
+        );
+        running = Number((rows as { n: number }[])[0]?.n);
+      }
+      expect(running).toBe(0);
+    });
+
+    it("reports a query killed with KILL QUERY as SQL_INTERRUPTED", async () => {
+      const marker = `killq_${Date.now()}`;
+      const pending = failure(run("web01", [`SELECT '${marker}', SLEEP(20)`]));
+      const id = await waitForQuery(db.admin, marker);
+      await db.admin.query(`KILL QUERY ${id}`);
+      const error = await pending;
+      expect(error.code).toBe("SQL_INTERRUPTED");
+      expect(error.message).toContain(marker);
+    });
+
+    it("reports a connection killed mid-query as SQL_CONNECTION_LOST", async () => {
+      const marker = `killc_${Date.now()}`;
+      const pending = failure(run("web01", [`SELECT '${marker}', SLEEP(20)`]));
+      const id = await waitForQuery(db.admin, marker);
+      await db.admin.query(`KILL CONNECTION ${id}`);
+      const error = await pending;
+      expect(error.code).toBe("SQL_CONNECTION_LOST");
+      expect(error.message).toContain(marker);
+    });
+
+    it("reports a lock wait timeout as SQL_LOCK_TIMEOUT", async () => {
+      const holder = await db.connect();
+      try {
+        await holder.query("START TRANSACTION");
+        await holder.query("SELECT * FROM lockme WHERE id = 1 FOR UPDATE");
+        const error = await failure(
+          run("web01", [
+            "SET STATEMENT innodb_lock_wait_timeout=1 FOR SELECT id, v FROM lockme WHERE id = 1 AND %s <> '' FOR UPDATE",
+          ]),
+        );
+        expect(error.code).toBe("SQL_LOCK_TIMEOUT");
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+    });
+
+    it("refuses to fetch after close", async () => {
+      const pillar = createMysqlPillar({
+        connection: settingsFor(server, db.name),
+        queries: ["SELECT 1, 2"],
+      });
+      await pillar.close();
+      expect((await failure(pillar.fetch("web01"))).code).toBe("SQL_CLOSED");
+    });
+  }
+
+  it("serves 1,000 concurrent fetches through one bounded pool", async () => {
+    const limit = 4;
+    const pillar = createMysqlPillar({
+      connection: settingsFor(server, db.name),
+      connectionLimit: limit,
+      queries: {
+        main: "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id",
+        users: ["SELECT name,uid,shell FROM users WHERE minion_id = %s ORDER BY id", 1],
+      },
+    });
+    let peak = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const [rows] = await db.admin.query(
+          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID()",
+          [db.name],
+        );
+        peak = Math.max(peak, Number((rows as { n: number }[])[0]?.n));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    try {
+      const minions = Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? "web01" : "db01"));
+      const results = await Promise.all(minions.map((minion) => pillar.fetch(minion)));
+      results.forEach((result, i) => {
+        if (i % 2 === 0) {
+          expect(result).toEqual({
+            main: { role: "webserver", env: "prod", motd: null },
+            users: { deploy: { uid: 1001, shell: "/bin/bash" }, www: { uid: 1002, shell: null } },
+          });
+        } else {
+          expect(result).toEqual({
+            main: { role: "database", env: "prod" },
+            users: { postgres: { uid: 1001, shell: "/bin/sh" } },
+          });
+        }
+      });
+    } finally {
+      sampling = false;
+      await sampler;
+      await pillar.close();
+    }
+    // Other tests' pools are closed by now; only this pool's connections use this database.
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(limit);
+  });
+
+  it("streams a large result into the shaper", async () => {
+    await db.admin.query(`
+      CREATE TABLE digits (d INT PRIMARY KEY);
+      INSERT INTO digits VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9);
+    `);
+    const out = await run("web01", {
+      big: {
+        query: `SELECT CONCAT('h', a.d, b.d, c.d, e.d), CONCAT('k', f.d), a.d + b.d FROM digits a, digits b, digits c,
+                digits e, digits f WHERE %s <> ''`,
+        depth: 0,
+      },
+    });
+    const big = out.big as Record<string, Record<string, number>>;
+    expect(Object.keys(big)).toHaveLength(10_000);
+    expect(big.h1234).toEqual({ k0: 3, k1: 3, k2: 3, k3: 3, k4: 3, k5: 3, k6: 3, k7: 3, k8: 3, k9: 3 });
+  });
+});
