@@ -221,7 +221,74 @@ const userData = (() => {
   return Array.from({ length: 120 }, () => ({ kind: "userdata", raw: rnd() < 0.1 ? body() : message() }));
 })();
 
-const cases = [...values, ...parts, ...userData];
+const yamlParts = (() => {
+  const scalars = [
+    "yes",
+    "No",
+    "ON",
+    "off",
+    "0755",
+    "1_000",
+    "1:30",
+    "3.5",
+    "1e3",
+    "~",
+    "null",
+    "'quoted'",
+    '"dq\\n"',
+    "2012-09-01",
+    "2001-12-14t21:59:43.10-05:00",
+    "0x1F",
+    "0b101",
+    "-0",
+    "+12",
+    "text with spaces",
+    "é",
+    "'multi: colon'",
+    "!!str 12",
+    "!!binary aGVsbG8=",
+    "[1, 2]",
+    "{x: 1}",
+    "''",
+    "0o17",
+    "12345678901234567890",
+  ];
+  const keys = ["runcmd", "packages", "a", "b", "users", "write_files", "c", "d"];
+  function block(indent, depth) {
+    const pad = " ".repeat(indent);
+    const n = 1 + Math.floor(rnd() * 3);
+    let out = "";
+    for (let i = 0; i < n; i++) {
+      const k = pick(keys);
+      const r = rnd();
+      if (depth < 2 && r < 0.25) out += `${pad}${k}:\n${block(indent + 2, depth + 1)}`;
+      else if (depth < 2 && r < 0.5)
+        out += `${pad}${k}:\n${Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => `${pad}  - ${pick(scalars)}\n`).join("")}`;
+      else out += `${pad}${k}: ${pick(scalars)}\n`;
+    }
+    return out;
+  }
+  const decls = [
+    "",
+    "merge_how: 'dict(recurse_list,recurse_str)+list(append)+str(append)'\n",
+    "merge_how: 'dict(replace)'\n",
+    "merge_how: [{name: dict, settings: [recurse_list]}, {name: list, settings: [prepend]}]\n",
+    "merge_how: 'list(append)+dict(recurse_array,allow_delete)+str()'\n",
+  ];
+  function part() {
+    let text = `#cloud-config\n${pick(decls)}${block(0, 0)}`;
+    if (rnd() < 0.2)
+      text += "base: &anchor {p: 1, q: [1, 2]}\nderived:\n  <<: *anchor\n  q: 3\nother: *anchor\n";
+    if (rnd() < 0.1) text += "dupe: 1\ndupe: 2\n";
+    return { text, name: `f${Math.floor(rnd() * 9)}.yaml` };
+  }
+  return Array.from({ length: 150 }, () => ({
+    kind: "yaml",
+    parts: Array.from({ length: 1 + Math.floor(rnd() * 3) }, part),
+  }));
+})();
+
+const cases = [...values, ...parts, ...userData, ...yamlParts];
 const results = JSON.parse(
   execFileSync("python3", [new URL("./oracle.py", import.meta.url).pathname], {
     input: JSON.stringify(cases),

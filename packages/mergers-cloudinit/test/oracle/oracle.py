@@ -60,7 +60,7 @@ req = json.load(sys.stdin)
 for case in req:
     fd, path = tempfile.mkstemp(); os.close(fd)
     try:
-        if case["kind"] == "parts":
+        if case["kind"] in ("parts", "yaml"):
             buf, names = run_parts(case["parts"], path)
         elif case["kind"] == "userdata":
             buf, names = run_userdata(case["raw"], path)
