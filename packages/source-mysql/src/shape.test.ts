@@ -475,6 +475,14 @@ describe("data safety", () => {
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 
+  it("keeps __proto__ and constructor as ordinary field names", () => {
+    const out = shapeRows(["k", "__proto__", "constructor"], [["a", 1, 2]], { depth: 1 });
+    const inner = out.a as Record<string, unknown>;
+    expect(Object.keys(inner)).toEqual(["__proto__", "constructor"]);
+    expect(Object.getPrototypeOf(inner)).toBe(Object.prototype);
+    expect(inner.constructor).toBe(2);
+  });
+
   it("never modifies the rows it is given", () => {
     const list = [1];
     const rows = [
