@@ -7,7 +7,14 @@ export {
 export { type DictMethod, dictMerger, dictMethodOf } from "./dict.js";
 export { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
 export { type ListMethod, listMerger, listMethodOf } from "./list.js";
-export { contentTypeOf, parseUserData, type SkippedPart, type UserData } from "./mime.js";
+export {
+  contentTypeOf,
+  DEFAULT_MAX_INFLATED_BYTES,
+  parseUserData,
+  type SkippedPart,
+  type UserData,
+  type UserDataOptions,
+} from "./mime.js";
 export { formatCloudConfig } from "./output.js";
 export {
   type CloudConfigMode,

@@ -84,6 +84,16 @@ describe("parseUserData", () => {
       ),
     ).rejects.toMatchObject({ code: "MIME_PARSE" });
   });
+  it("stops a gzip bomb with SIZE_LIMIT", async () => {
+    const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024));
+    await expect(parseUserData(bomb, { maxInflatedBytes: 1024 * 1024 })).rejects.toMatchObject({
+      code: "SIZE_LIMIT",
+    });
+    const part = `Content-Type: application/gzip\nContent-Transfer-Encoding: base64\n\n${base64(bomb)}`;
+    await expect(parseUserData(message(part), { maxInflatedBytes: 1024 * 1024 })).rejects.toMatchObject({
+      code: "SIZE_LIMIT",
+    });
+  });
   it("names parts by file name, else part-NNN counting every attached part", async () => {
     const data = await parseUserData(
       message(

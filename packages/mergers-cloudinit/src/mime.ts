@@ -10,6 +10,15 @@ export interface SkippedPart {
   readonly reason: string;
 }
 
+/** Options of `parseUserData` and `mergeUserData`. */
+export interface UserDataOptions {
+  /** Largest size a gzip blob or part may inflate to (default 64 MiB); more is a `SIZE_LIMIT` error. */
+  readonly maxInflatedBytes?: number;
+}
+
+/** Default limit on inflated gzip data: far above any real user-data (cloud providers cap it at a few KB to MB). */
+export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
+
 /** User-data taken apart as cloud-init's user-data processor does. */
 export interface UserData {
   /** The `text/cloud-config` and `text/cloud-config-jsonp` parts, in message order, with their headers. */
@@ -67,9 +76,13 @@ interface Leaf {
  * `#cloud-config-archive` parts are exploded. Parts without a file name are named `part-001`, `part-002`, ... in
  * the order cloud-init attaches them. MIME problems are `MIME_PARSE` errors.
  */
-export async function parseUserData(raw: string | Uint8Array): Promise<UserData> {
+export async function parseUserData(
+  raw: string | Uint8Array,
+  options: UserDataOptions = {},
+): Promise<UserData> {
+  const limit = options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES;
   let bytes: Buffer = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw);
-  bytes = inflateQuietly(bytes);
+  bytes = inflateQuietly(bytes, limit);
   const leaves = bytes.subarray(0, 4096).toString("latin1").toLowerCase().includes("mime-version:")
     ? await splitMime(bytes)
     : [{ headers: [], contentType: "text/x-not-multipart", filename: undefined, payload: bytes }];
@@ -94,8 +107,9 @@ export async function parseUserData(raw: string | Uint8Array): Promise<UserData>
     let headers = leaf.headers;
     if (GZIP_TYPES.has(type)) {
       try {
-        payload = gunzipSync(payload);
+        payload = gunzipSync(payload, { maxOutputLength: limit });
       } catch (cause) {
+        if (tooLarge(cause)) throw sizeError(limit, cause);
         throw new MergeError(
           "MIME_PARSE",
           `part ${number} (${type}) cannot be decompressed: ${(cause as Error).message}`,
@@ -134,14 +148,27 @@ function withType(headers: [string, string][], type: string): [string, string][]
   return [...headers.filter(([name]) => name !== "Content-Type"), ["Content-Type", type]];
 }
 
-function inflateQuietly(bytes: Buffer): Buffer {
+function inflateQuietly(bytes: Buffer, limit: number): Buffer {
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   try {
-    return gunzipSync(bytes);
-  } catch {
+    return gunzipSync(bytes, { maxOutputLength: limit });
+  } catch (cause) {
+    if (tooLarge(cause)) throw sizeError(limit, cause);
     // cloud-init's decomp_gzip(quiet=True) keeps the data as it was.
     return bytes;
   }
+}
+
+function tooLarge(error: unknown): boolean {
+  return error instanceof RangeError || (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+}
+
+// A gzip bomb (a few KB that inflate to gigabytes) stops here instead of exhausting memory.
+function sizeError(limit: number, cause: unknown): MergeError {
+  return new MergeError("SIZE_LIMIT", `gzip data in the user-data inflates to more than ${limit} bytes`, {
+    cause,
+    details: { maxInflatedBytes: limit },
+  });
 }
 
 async function splitMime(bytes: Buffer): Promise<Leaf[]> {

@@ -1,5 +1,5 @@
 import { type CloudConfigResult, type MergeCloudConfigOptions, mergeCloudConfig } from "./parts.js";
-import { parseUserData, type SkippedPart } from "./mime.js";
+import { parseUserData, type SkippedPart, type UserDataOptions } from "./mime.js";
 
 /** The merge of a whole user-data blob, plus the parts that were not cloud-config. */
 export interface UserDataResult extends CloudConfigResult {
@@ -12,8 +12,8 @@ export interface UserDataResult extends CloudConfigResult {
  */
 export async function mergeUserData(
   raw: string | Uint8Array,
-  options: MergeCloudConfigOptions = {},
+  options: MergeCloudConfigOptions & UserDataOptions = {},
 ): Promise<UserDataResult> {
-  const data = await parseUserData(raw);
+  const data = await parseUserData(raw, options);
   return { ...mergeCloudConfig(data.parts, options), skipped: data.skipped };
 }
