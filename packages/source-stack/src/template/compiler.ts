@@ -215,7 +215,7 @@ class PyCompiler extends BaseCompiler {
   }
 
   compileGroup(node: NjAny, frame: NjAny): void {
-    if (node.children.length === 1) {
+    if (node.children.length === 1 && !node.pyTuple) {
       this._emit("(");
       this.compile(node.children[0], frame);
       this._emit(")");

@@ -1,6 +1,7 @@
 // Jinja's built-in filters and tests with Jinja/Python behaviour (nunjucks' versions differ in many small ways),
 // plus Salt's serializer filters. Registered per environment; nunjucks' globals are untouched.
 import { hasOwn } from "@merge/core";
+import { roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, isKwargs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
@@ -20,7 +21,7 @@ import {
 } from "./pyvalues.js";
 import { codePointCompare, pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
-import { yamlDquote, yamlEncode, yamlSquote } from "./yaml-quote.js";
+import { saltYamlDquote, saltYamlEncode, saltYamlSquote } from "./yaml-bridge.js";
 
 /** What a filter sees as `this`: nunjucks' render Context. */
 export interface FilterThis {
@@ -153,7 +154,7 @@ function roundFilter(value: unknown, ...args: unknown[]): number {
   const n = Number(value) * p;
   if (method === "ceil") return Math.ceil(n) / p;
   if (method === "floor") return Math.floor(n) / p;
-  return (Math.sign(n) * Math.round(Math.abs(n))) / p;
+  return roundPy(Number(value), Number(precision));
 }
 
 function toInt(value: unknown, ...args: unknown[]): number {
@@ -388,9 +389,9 @@ export function saltFilters(strict: boolean): Record<string, Filter> {
     load_text: (v) => text(v),
   };
   if (!strict) {
-    f.yaml_dquote = (v) => yamlDquote(text(v));
-    f.yaml_squote = (v) => yamlSquote(text(v));
-    f.yaml_encode = (v) => yamlEncode(v);
+    f.yaml_dquote = (v) => saltYamlDquote(v);
+    f.yaml_squote = (v) => saltYamlSquote(v);
+    f.yaml_encode = (v) => saltYamlEncode(v);
     f.traverse = (v, ...args) => {
       const [key, def = null, delimiter = ":"] = bindArgs(args, ["key", "default", "delimiter"], "traverse");
       return traverse(v, key, def, String(delimiter));

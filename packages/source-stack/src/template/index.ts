@@ -19,4 +19,3 @@ export {
 } from "./renderer.js";
 export { saltBuiltins, traverse } from "./salt.js";
 export { codePointCompare, type JsonOptions, pyJsonDumps, pyPformat } from "./serialize-python.js";
-export { yamlDquote, yamlEncode, yamlSquote } from "./yaml-quote.js";

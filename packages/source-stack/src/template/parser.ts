@@ -108,6 +108,110 @@ class PyParser extends BaseParser {
     return new njNodes.Set(tok.lineno, tok.colno, [target], value);
   }
 
+  /** `{% set a = x %}`, `{% set a, b = pair %}`, `{% set t = 1, 2 %}` (a tuple), `{% set ns.x = 1 %}`, `{% set a %}..{% endset %}`. */
+  parseSet(): NjAny {
+    const tag = this.nextToken();
+    const node = new njNodes.Set(tag.lineno, tag.colno, []);
+    for (;;) {
+      const target = this.parsePrimary();
+      node.targets.push(target);
+      if (!this.skip(njLexer.TOKEN_COMMA)) break;
+    }
+    if (this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
+      const first = this.parseExpression();
+      if (this.peekToken()?.type === njLexer.TOKEN_COMMA) {
+        const tuple = new njNodes.Group(first.lineno, first.colno, [first]);
+        tuple.pyTuple = true;
+        while (this.skip(njLexer.TOKEN_COMMA)) {
+          if (this.peekToken()?.type === njLexer.TOKEN_BLOCK_END) break;
+          tuple.addChild(this.parseExpression());
+        }
+        node.value = tuple;
+      } else node.value = first;
+      this.advanceAfterBlockEnd(tag.value);
+    } else {
+      if (!this.skip(njLexer.TOKEN_BLOCK_END))
+        this.fail("expected = or the end of the set tag", tag.lineno, tag.colno);
+      node.body = new njNodes.Capture(tag.lineno, tag.colno, this.parseUntilBlocks("endset"));
+      node.value = null;
+      this.advanceAfterBlockEnd();
+    }
+    return node;
+  }
+
+  /** Jinja's test syntax: `x is test`, `x is test(args)` and `x is test arg` (one argument without parentheses). */
+  parseIs(): NjAny {
+    let node = this.parseCompare();
+    if (this.skipSymbol("is")) {
+      const not = this.skipSymbol("not");
+      const start = this.peekToken();
+      let test = this.parsePrimary(true);
+      const next = this.peekToken();
+      if (next && next.type === njLexer.TOKEN_LEFT_PAREN) {
+        test = new njNodes.FunCall(start.lineno, start.colno, test, this.parseSignature());
+      } else if (next && startsTestArgument(next)) {
+        const arg = this.parsePrimary();
+        test = new njNodes.FunCall(
+          start.lineno,
+          start.colno,
+          test,
+          new njNodes.NodeList(next.lineno, next.colno, [arg]),
+        );
+      }
+      node = new njNodes.Is(node.lineno, node.colno, node, test);
+      if (not) node = new njNodes.Not(node.lineno, node.colno, node);
+    }
+    return node;
+  }
+
+  /** List, dict and tuple literals, with the trailing comma Jinja accepts (`(1,)` is a tuple). */
+  parseAggregate(): NjAny {
+    const tok = this.nextToken();
+    let node: NjAny;
+    let close: string;
+    if (tok.type === njLexer.TOKEN_LEFT_PAREN) {
+      node = new njNodes.Group(tok.lineno, tok.colno);
+      close = njLexer.TOKEN_RIGHT_PAREN;
+    } else if (tok.type === njLexer.TOKEN_LEFT_BRACKET) {
+      node = new njNodes.Array(tok.lineno, tok.colno);
+      close = njLexer.TOKEN_RIGHT_BRACKET;
+    } else if (tok.type === njLexer.TOKEN_LEFT_CURLY) {
+      node = new njNodes.Dict(tok.lineno, tok.colno);
+      close = njLexer.TOKEN_RIGHT_CURLY;
+    } else {
+      return null;
+    }
+    let trailingComma = false;
+    for (;;) {
+      const next = this.peekToken();
+      if (!next) this.fail("unexpected end of input in a literal", tok.lineno, tok.colno);
+      if (next.type === close) {
+        this.nextToken();
+        break;
+      }
+      if (node.children.length > 0) {
+        if (!this.skip(njLexer.TOKEN_COMMA)) this.fail("expected ',' in a literal", next.lineno, next.colno);
+        trailingComma = true;
+        if (this.peekToken()?.type === close) {
+          this.nextToken();
+          break;
+        }
+      }
+      trailingComma = false;
+      if (node instanceof njNodes.Dict) {
+        const key = this.parsePrimary();
+        if (!this.skip(njLexer.TOKEN_COLON))
+          this.fail("expected ':' after a dict key", key.lineno, key.colno);
+        const value = this.parseExpression();
+        node.addChild(new njNodes.Pair(key.lineno, key.colno, key, value));
+      } else {
+        node.addChild(this.parseExpression());
+      }
+    }
+    if (node instanceof njNodes.Group && trailingComma) node.pyTuple = true;
+    return node;
+  }
+
   parsePrimary(noPostfix?: boolean): NjAny {
     const node = super.parsePrimary(true);
     // Jinja spells the constants True/False/None too.
@@ -179,9 +283,55 @@ class PyParser extends BaseParser {
   }
 }
 
+const KEYWORDS = new Set(["and", "or", "not", "else", "if", "is", "in"]);
+
+function startsTestArgument(tok: NjAny): boolean {
+  switch (tok.type) {
+    case njLexer.TOKEN_STRING:
+    case njLexer.TOKEN_INT:
+    case njLexer.TOKEN_FLOAT:
+    case njLexer.TOKEN_BOOLEAN:
+    case njLexer.TOKEN_NONE:
+    case njLexer.TOKEN_LEFT_BRACKET:
+    case njLexer.TOKEN_LEFT_CURLY:
+      return true;
+    case njLexer.TOKEN_SYMBOL:
+      return !KEYWORDS.has(tok.value);
+    default:
+      return false;
+  }
+}
+
+/**
+ * nunjucks' tokenizer ends a tag at the first `}}`, even inside a dict literal (`{'a': {'b': 1}}`); Jinja
+ * balances braces. This wraps one tokenizer instance to do the same.
+ */
+function balancedTokens(src: string): NjAny {
+  const tokens = njLexer.lex(src, {});
+  const next = tokens.nextToken.bind(tokens);
+  let depth = 0;
+  tokens.nextToken = (): NjAny => {
+    if (tokens.in_code && depth > 0 && tokens.str.startsWith("}}", tokens.index)) {
+      const lineno = tokens.lineno;
+      const colno = tokens.colno;
+      tokens.forward();
+      depth--;
+      return { type: njLexer.TOKEN_RIGHT_CURLY, value: "}", lineno, colno };
+    }
+    const tok = next();
+    if (tok) {
+      if (tok.type === njLexer.TOKEN_LEFT_CURLY) depth++;
+      else if (tok.type === njLexer.TOKEN_RIGHT_CURLY) depth = Math.max(0, depth - 1);
+      else if (tok.type === njLexer.TOKEN_BLOCK_END || tok.type === njLexer.TOKEN_VARIABLE_END) depth = 0;
+    }
+    return tok;
+  };
+  return tokens;
+}
+
 /** Parses (already newline-normalised) template text into a nunjucks AST with the Jinja additions above. */
 export function parseTemplate(src: string, extensions: readonly unknown[]): NjAny {
-  const parser = new PyParser(njLexer.lex(src, {}));
+  const parser = new PyParser(balancedTokens(src));
   parser.extensions = extensions;
   return parser.parseAsRoot();
 }

@@ -1,5 +1,6 @@
 // Python string formatting: the `%` operator / Jinja's `format` filter, and `str.format()`.
 import { hasOwn } from "@merge/core";
+import { expPy, fixedPy } from "./decimal.js";
 import { TemplateProblem } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { floatRepr, isDict, isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
@@ -11,8 +12,7 @@ function toNumber(v: unknown, conv: string): number {
 }
 
 function expForm(n: number, prec: number, upper: boolean): string {
-  let s = n.toExponential(prec);
-  s = s.replace(/e([+-])(\d)$/, "e$10$2");
+  const s = (n < 0 ? "-" : "") + expPy(Math.abs(n), prec);
   return upper ? s.toUpperCase() : s;
 }
 
@@ -20,13 +20,13 @@ function expForm(n: number, prec: number, upper: boolean): string {
 function generalForm(n: number, precArg: number, upper: boolean, alt: boolean): string {
   const prec = precArg === 0 ? 1 : precArg;
   if (n === 0) return alt ? `0.${"0".repeat(prec - 1)}` : "0";
-  const exp = Math.floor(Math.log10(Math.abs(Number(n.toExponential(prec - 1)))));
+  const exp = Number(expPy(Math.abs(n), prec - 1).split("e")[1]);
   let s: string;
   if (exp < -4 || exp >= prec) {
     s = expForm(n, prec - 1, upper);
     if (!alt) s = s.replace(/\.?0+(e)/i, "$1");
   } else {
-    s = n.toFixed(Math.max(0, prec - 1 - exp));
+    s = (n < 0 ? "-" : "") + fixedPy(Math.abs(n), Math.max(0, prec - 1 - exp));
     if (!alt && s.includes(".")) s = s.replace(/\.?0+$/, "");
   }
   return s;
@@ -57,7 +57,7 @@ function formatNumberBody(n: number, conv: string, prec: number | undefined, alt
       return (alt ? "0o" : "") + BigInt(Math.trunc(a)).toString(8);
     case "f":
     case "F":
-      return a.toFixed(prec ?? 6);
+      return fixedPy(a, prec ?? 6);
     case "e":
     case "E":
       return expForm(a, prec ?? 6, upper);
@@ -174,7 +174,7 @@ function applySpec(value: unknown, spec: string): string {
     const t =
       type ?? (Number.isInteger(n) && typeof value !== "boolean" ? "d" : prec !== undefined ? "g" : "");
     if (t === "") body = floatRepr(Math.abs(n));
-    else if (t === "%") body = `${(Math.abs(n) * 100).toFixed(prec ?? 6)}%`;
+    else if (t === "%") body = `${fixedPy(Math.abs(n) * 100, prec ?? 6)}%`;
     else if (t === "b") body = (alt ? "0b" : "") + Math.trunc(Math.abs(n)).toString(2);
     else body = formatNumberBody(n, t === "n" ? "d" : t, prec, alt !== undefined);
     if (group !== undefined) {

@@ -93,10 +93,9 @@ export function floatRepr(value: number): string {
  * Python floats (`2.5`, `1e-05`). (A YAML `2.0` therefore prints `2`; see docs/templates.md.)
  */
 export function numberStr(value: number): string {
-  if (Number.isInteger(value)) {
-    if (Object.is(value, -0)) return "0";
-    return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
-  }
+  // Integers past 2^53 arrive as bigint from the YAML loader, so a number that large was a float.
+  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)
+    return Object.is(value, -0) ? "0" : String(value);
   return floatRepr(value);
 }
 
@@ -159,8 +158,11 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
       return value ? "True" : "False";
     case "bigint":
       return value.toString();
-    case "function":
+    case "function": {
+      const described = (value as { pyRepr?: unknown }).pyRepr;
+      if (typeof described === "string") return described;
       return `<function ${(value as { name?: string }).name || "<lambda>"}>`;
+    }
     case "object": {
       if (value === null) return "None";
       if (value instanceof SafeString) return `Markup(${strRepr((value as { val: string }).val)})`;

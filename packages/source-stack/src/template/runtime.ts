@@ -257,7 +257,11 @@ function boundMethod(
   name: string,
 ) {
   const fn = table[name] as (s: unknown, a: readonly unknown[]) => unknown;
-  return (...args: unknown[]) => fn(self, args);
+  const bound = (...args: unknown[]) => fn(self, args);
+  Object.defineProperty(bound, "pyRepr", {
+    value: `<built-in method ${name} of ${pyTypeName(self)} object>`,
+  });
+  return bound;
 }
 
 /** `obj[key]`: item first, then attribute (Jinja's getitem). */
@@ -348,7 +352,8 @@ function pyIter(value: unknown, desc: string): readonly unknown[] {
   if (value !== null && typeof value === "object" && Symbol.iterator in value) {
     return Array.from(value as Iterable<unknown>);
   }
-  throw typeError(`'${pyTypeName(value)}' object is not iterable (${desc})`);
+  if (value === null && desc !== "") throw typeError("'NoneType' object is not iterable");
+  throw typeError(`'${pyTypeName(value)}' object is not iterable`);
 }
 
 function pyUnpack(value: unknown, n: number): readonly unknown[] {

@@ -1,7 +1,7 @@
 // Python's json.dumps (as Salt's `|json` calls it) and pprint.pformat (`|python`), written out exactly.
 import { hasOwn, isPlainObject } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
-import { floatRepr, isSafeString, PyTuple, pyRepr, strRepr } from "./pyvalues.js";
+import { isSafeString, numberStr, PyTuple, pyRepr, strRepr } from "./pyvalues.js";
 
 /** Orders strings by code point, as Python sorts str keys. */
 export function codePointCompare(a: string, b: string): number {
@@ -54,8 +54,7 @@ function jsonNumber(n: number): string {
   if (Number.isNaN(n)) return "NaN";
   if (n === Number.POSITIVE_INFINITY) return "Infinity";
   if (n === Number.NEGATIVE_INFINITY) return "-Infinity";
-  if (Number.isInteger(n) && !Object.is(n, -0)) return Math.abs(n) < 1e21 ? String(n) : BigInt(n).toString();
-  return floatRepr(n);
+  return numberStr(n);
 }
 
 export interface JsonOptions {

@@ -1,21 +1,38 @@
-// YAML for the serializer tags and filters, through @merge/yaml (Salt's loader; PyYAML's dumper when present).
-import * as mergeYaml from "@merge/yaml";
-import { dumpFlowYaml } from "./yaml-dump.js";
-
-type DumpFn = (value: unknown, options?: Record<string, unknown>) => string;
+// YAML for the serializer tags and filters, through @merge/yaml: Salt's loader, and PyYAML's dumper and scalar
+// quoting as Salt's filters call them.
+import { dumpYaml, loadYaml, yamlDoubleQuote, yamlEncode, yamlSingleQuote } from "@merge/yaml";
+import { TemplateProblem } from "./errors.js";
+import { pyBool, pyStr } from "./pyvalues.js";
 
 export function loadSaltYaml(text: string, filename: string): unknown {
-  return mergeYaml.loadYaml(text, { flavor: "salt", filename });
+  return loadYaml(text, { flavor: "salt", filename });
 }
 
-/** Salt's `|yaml(flow_style)`: `safe_dump(value, default_flow_style=flow_style)`, stripped, without `...`. */
+/**
+ * Salt's `|yaml(flow_style=True)`: `safe_dump(value, default_flow_style=flow_style)`, stripped, without `...`.
+ * `True` gives flow style, `None` flow style for collections of scalars only, anything false block style.
+ */
 export function saltYamlFilter(value: unknown, flowStyle: unknown): string {
-  const dump = (mergeYaml as unknown as Record<string, unknown>).dumpYaml as DumpFn | undefined;
-  const text =
-    typeof dump === "function"
-      ? dump(value, { preset: "salt-filter", defaultFlowStyle: flowStyle })
-      : dumpFlowYaml(value, flowStyle);
-  let out = text.trim();
-  if (out.endsWith("\n...")) out = out.slice(0, -4);
-  return out;
+  const style =
+    flowStyle === undefined ? "flow" : flowStyle === null ? "auto" : pyBool(flowStyle) ? "flow" : "block";
+  return dumpYaml(value, { preset: "salt", style });
+}
+
+/** `yaml_dquote`: PyYAML's double-quoted scalar (its default emitter: non-ASCII escaped). */
+export function saltYamlDquote(value: unknown): string {
+  return yamlDoubleQuote(pyStr(value));
+}
+
+/** `yaml_squote`: PyYAML's single-quoted scalar. */
+export function saltYamlSquote(value: unknown): string {
+  return yamlSingleQuote(pyStr(value));
+}
+
+/** `yaml_encode`: a scalar as PyYAML represents it, strings double-quoted; collections are an error. */
+export function saltYamlEncode(value: unknown): string {
+  try {
+    return yamlEncode(value);
+  } catch (e) {
+    throw new TemplateProblem(`TypeError: ${(e as Error).message}`, { cause: e });
+  }
 }
