@@ -1,4 +1,10 @@
 export {
+  loadStackBatch,
+  type SerializedError,
+  type StackBatchEntry,
+  type StackBatchOptions,
+} from "./batch.js";
+export {
   type MatchSources,
   type StackConfig,
   type StackConfigChoice,

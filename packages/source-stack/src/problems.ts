@@ -8,7 +8,6 @@ export type StackWarningCode =
   | "STACK_CONFIG_MISSING"
   | "STACK_NO_MATCH"
   | "STACK_NOT_MAPPING"
-  | "STACK_FILE_MISSING"
   | "TEMPLATE_WARNING";
 
 /** Something Salt would log and step over; the load goes on. */

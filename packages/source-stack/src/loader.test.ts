@@ -1,0 +1,287 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMergeError, type MergeError } from "@merge/core";
+import { createCloudInitRegistry } from "@merge/mergers-cloudinit";
+import { describe, expect, it } from "vitest";
+import { createStackLoader, loadStack } from "./loader.js";
+import { makeTree } from "./test-tree.js";
+
+function failure(run: () => unknown): MergeError {
+  try {
+    run();
+  } catch (error) {
+    if (isMergeError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a MergeError");
+}
+
+const codes = (warnings: readonly { code: string }[]) => warnings.map((w) => w.code);
+
+describe("config files", () => {
+  const root = makeTree({
+    "lines.cfg": "a.yml\n\n   \n a.yml\n#b.yml\nb.yml\nmissing.yml\nb.yml\n",
+    "list.cfg": "- b.yml\n- a.yml\n",
+    "badlist.cfg": "- a.yml\n- 12\n",
+    "glob.cfg": "n/*.yml\n",
+    "a.yml": "l: [a]\nwho: a\n",
+    "b.yml": "l: [b]\nwho: b\n",
+    "#b.yml": "hash: true\n",
+    "n/10.yml": "order: [n10]\n",
+    "n/9.yml": "order: [n9]\n",
+    "n/B.yml": "order: [nB]\n",
+    "n/_.yml": "order: [n_]\n",
+    "n/.hidden.yml": "order: [hidden]\n",
+  });
+  const load = (config: string | string[]) => loadStack({ config, cwd: root, minionId: "m1" });
+
+  it("reads one path per line: blank lines skipped, lines not stripped, # not a comment, repeats merged again", () => {
+    const result = load("lines.cfg");
+    expect(result.files).toEqual(["a.yml", "#b.yml", "b.yml", "b.yml"]);
+    expect(result.data).toEqual({ l: ["a", "b", "b"], who: "b", hash: true });
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      `Ignoring pillar stack template " a.yml": can't find from root dir ""`,
+      `Ignoring pillar stack template "missing.yml": can't find from root dir ""`,
+    ]);
+  });
+
+  it("reads a config that renders to a YAML list", () => {
+    expect(load("list.cfg").files).toEqual(["b.yml", "a.yml"]);
+  });
+
+  it("refuses a YAML list item that is not a string", () => {
+    expect(failure(() => load("badlist.cfg")).code).toBe("STACK_CONFIG");
+  });
+
+  it("merges glob matches sorted by code point, dotfiles left out", () => {
+    expect(load("glob.cfg").data).toEqual({ order: ["n10", "n9", "nB", "n_"] });
+  });
+
+  it("skips a missing config with a warning and runs a config listed twice twice", () => {
+    const result = load(["nope.cfg", "list.cfg", "list.cfg"]);
+    expect(codes(result.warnings)).toEqual(["STACK_CONFIG_MISSING"]);
+    expect(result.data.l).toEqual(["b", "a", "b", "a"]);
+  });
+
+  it("resolves YAML paths against the config's own directory", () => {
+    const outer = makeTree({ "stack/config.cfg": "a.yml\n", "stack/a.yml": "x: 1\n" });
+    const result = loadStack({ config: join(outer, "stack/config.cfg"), minionId: "m" });
+    expect(result.data).toEqual({ x: 1 });
+    expect(result.files).toEqual([join(outer, "stack/a.yml")]);
+  });
+});
+
+describe("YAML files", () => {
+  const root = makeTree({
+    "c.cfg": "list.yml\nscalar.yml\nempty.yml\nnull.yml\nok.yml\n",
+    "list.yml": "- a\n- b\n",
+    "scalar.yml": "just text\n",
+    "empty.yml": "",
+    "null.yml": "~\n",
+    "ok.yml": "fine: yes\noctal: 010\ntime: 12:30\n",
+    "bad.cfg": "bad.yml\n",
+    "bad.yml": "a: 1\n  b: [\n",
+    "dup.cfg": "dup.yml\n",
+    "dup.yml": "a: 1\na: 2\n",
+    "strategy.cfg": "dict.yml\nstrategy.yml\n",
+    "dict.yml": "fine:\n  a: 1\n",
+    "strategy.yml": "x: 1\nfine:\n  __: merge-lst\n  y: 2\n",
+  });
+
+  it("skips files that are not mappings, with a warning each, and reads YAML the way Salt does", () => {
+    const result = loadStack({ config: "c.cfg", cwd: root, minionId: "m" });
+    expect(result.files).toEqual(["ok.yml"]);
+    expect(codes(result.warnings)).toEqual([
+      "STACK_NOT_MAPPING",
+      "STACK_NOT_MAPPING",
+      "STACK_NOT_MAPPING",
+      "STACK_NOT_MAPPING",
+    ]);
+    // Salt's loader reads 010 as decimal 10 and 12:30 as sexagesimal 750
+    expect(result.data).toEqual({ fine: true, octal: 10, time: 750 });
+  });
+
+  it("fails with YAML_PARSE naming the file and line", () => {
+    const error = failure(() => loadStack({ config: "bad.cfg", cwd: root, minionId: "m" }));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.source?.file).toBe("bad.yml");
+    expect(error.source?.line).toBeGreaterThan(0);
+  });
+
+  it("refuses duplicate keys, as Salt's loader does", () => {
+    expect(failure(() => loadStack({ config: "dup.cfg", cwd: root, minionId: "m" })).code).toMatch(/^YAML_/);
+  });
+
+  it("reports an unknown strategy with the file, line, column and key path of the directive", () => {
+    const error = failure(() => loadStack({ config: "strategy.cfg", cwd: root, minionId: "m" }));
+    expect(error.code).toBe("UNKNOWN_STRATEGY");
+    expect(error.path).toBe("fine");
+    expect(error.source).toMatchObject({ file: "strategy.yml", line: 3, column: 3 });
+  });
+});
+
+describe("path safety", () => {
+  const outer = makeTree({
+    "secret.yml": "secret: leaked\n",
+    "stack/inside.yml": "inside: true\n",
+    "stack/sub/": "",
+    "stack/link-out.yml": { link: "../secret.yml" },
+    "stack/link-in.yml": { link: "inside.yml" },
+    "stack/dangling.yml": { link: "nowhere.yml" },
+    "stack/up.cfg": "../secret.yml\n",
+    "stack/up-missing.cfg": "../nothing.yml\n",
+    "stack/roundabout.cfg": "sub/../inside.yml\n",
+    "stack/dir.cfg": "su*\n",
+    "stack/link-out.cfg": "link-out.yml\n",
+    "stack/link-in.cfg": "link-in.yml\n",
+    "stack/dangling.cfg": "dangling.yml\n",
+  });
+  const stack = join(outer, "stack");
+  const load = (config: string) => loadStack({ config, cwd: stack, minionId: "m" });
+
+  it("refuses a file outside the config's directory, as Salt does", () => {
+    const error = failure(() => load("up.cfg"));
+    expect(error.code).toBe("STACK_PATH");
+    expect(error.source?.file).toBe("up.cfg");
+    expect(codes(load("up-missing.cfg").warnings)).toEqual(["STACK_NO_MATCH"]);
+  });
+
+  it("accepts paths that stay inside after normalisation, and absolute paths inside", () => {
+    expect(load("roundabout.cfg").data).toEqual({ inside: true });
+    const absolute = makeTree({ "stack/a.yml": "a: 1\n" });
+    const cfg = join(absolute, "stack/abs.cfg");
+    writeFileSync(cfg, `${join(absolute, "stack/a.yml")}\n`);
+    expect(loadStack({ config: cfg, minionId: "m" }).data).toEqual({ a: 1 });
+    writeFileSync(cfg, `${join(outer, "secret.yml")}\n`);
+    expect(failure(() => loadStack({ config: cfg, minionId: "m" })).code).toBe("STACK_PATH");
+  });
+
+  it("refuses a symlink leading outside (Salt would follow it) but follows one inside", () => {
+    expect(failure(() => load("link-out.cfg")).code).toBe("STACK_PATH");
+    expect(load("link-in.cfg").data).toEqual({ inside: true });
+  });
+
+  it("refuses a directory or a dangling symlink matched by a line", () => {
+    expect(failure(() => load("dir.cfg")).code).toBe("STACK_NOT_FILE");
+    expect(failure(() => load("dangling.cfg")).code).toBe("STACK_NOT_FILE");
+  });
+});
+
+describe("values from the minion in config templates", () => {
+  const root = makeTree({
+    "c.cfg": "minions/{{ minion_id }}.yml\nroles/{{ __grains__['role'] }}.yml\n",
+    "minions/a.yml": "hosts: [a]\n",
+    "minions/b.yml": "hosts: [b]\n",
+    "minions/*.yml": "hosts: [literal-star]\n",
+    "roles/web.yml": "roles: [web]\n",
+    "roles/db.yml": "roles: [db]\n",
+  });
+
+  it("match only themselves by default: a minion id or grain of * pulls in nothing else", () => {
+    const result = loadStack({ config: "c.cfg", cwd: root, minionId: "*", grains: { role: "[wd]*" } });
+    expect(result.data).toEqual({ hosts: ["literal-star"] });
+    expect(codes(result.warnings)).toEqual(["STACK_NO_MATCH"]);
+  });
+
+  it("act as wildcards with saltGlobs, as in Salt", () => {
+    const result = loadStack({
+      config: "c.cfg",
+      cwd: root,
+      minionId: "*",
+      grains: { role: "[wd]*" },
+      saltGlobs: true,
+    });
+    expect(result.data).toEqual({ hosts: ["literal-star", "a", "b"], roles: ["db", "web"] });
+  });
+
+  it("still render normally in YAML files and in ordinary names", () => {
+    expect(loadStack({ config: "c.cfg", cwd: root, minionId: "a", grains: { role: "web" } }).data).toEqual({
+      hosts: ["a"],
+      roles: ["web"],
+    });
+  });
+});
+
+describe("templates and the live stack", () => {
+  const root = makeTree({
+    "first.cfg": "base.yml\nderived.yml\n",
+    "second.cfg": "{% if stack.get('tier') == 'gold' %}gold.yml{% endif %}\n",
+    "base.yml": "tier: gold\nname: {{ minion_id }}\nusers: [{{ pillar['user'] }}]\n",
+    "derived.yml":
+      "{% do stack.update({'touched': stack['name'] ~ '!'}) %}\n{% do pillar.update({'hacked': true}) %}\ncopy: {{ stack['touched'] }}\n",
+    "gold.yml": "perks: [lounge]\n",
+  });
+
+  it("lets a template change stack and later files (and later configs) see it", () => {
+    const pillar = { user: "alice" };
+    const result = loadStack({ config: ["first.cfg", "second.cfg"], cwd: root, minionId: "m1", pillar });
+    expect(result.data).toEqual({
+      tier: "gold",
+      name: "m1",
+      users: ["alice"],
+      touched: "m1!",
+      copy: "m1!",
+      perks: ["lounge"],
+    });
+    expect(result.files).toEqual(["base.yml", "derived.yml", "gold.yml"]);
+    // the caller's pillar is not changed by a template
+    expect(pillar).toEqual({ user: "alice" });
+  });
+
+  it("renders many hosts with one loader, each independent of the others", () => {
+    const loader = createStackLoader({ config: "first.cfg", cwd: root });
+    const one = loader.load({ minionId: "h1", pillar: { user: "u1" } });
+    const two = loader.load({ minionId: "h2", pillar: { user: "u2" } });
+    (one.data.users as string[]).push("mutated by the caller");
+    const again = loader.load({ minionId: "h1", pillar: { user: "u1" } });
+    expect(two.data).toMatchObject({ name: "h2", users: ["u2"], copy: "h2!" });
+    expect(again.data).toEqual({ tier: "gold", name: "h1", users: ["u1"], touched: "h1!", copy: "h1!" });
+  });
+
+  it("reports template errors with the file", () => {
+    const broken = makeTree({ "c.cfg": "x.yml\n", "x.yml": "a: {{ nothing.attr }}\n" });
+    const error = failure(() => loadStack({ config: "c.cfg", cwd: broken, minionId: "m" }));
+    expect(error.code).toMatch(/^TEMPLATE_/);
+    expect(error.source?.file).toBe("x.yml");
+  });
+});
+
+describe("the merge is pluggable", () => {
+  const root = makeTree({
+    "c.cfg": "a.yml\nb.yml\n",
+    "a.yml": "keep: old\nlist: [1]\nd: {x: 1}\n",
+    "b.yml": "keep: new\nlist: [2]\nd: {y: 2}\n",
+  });
+
+  it("uses stack() by default and accepts stack(merge-first)", () => {
+    expect(loadStack({ config: "c.cfg", cwd: root, minionId: "m" }).data).toEqual({
+      keep: "new",
+      list: [1, 2],
+      d: { x: 1, y: 2 },
+    });
+    expect(loadStack({ config: "c.cfg", cwd: root, minionId: "m", spec: "stack(merge-first)" }).data).toEqual(
+      {
+        keep: "old",
+        list: [2, 1],
+        d: { x: 1, y: 2 },
+      },
+    );
+  });
+
+  it("merges with any registry spec, for example cloud-init's mergers", () => {
+    const result = loadStack({
+      config: "c.cfg",
+      cwd: root,
+      minionId: "m",
+      registry: createCloudInitRegistry(),
+      spec: "list(append)+dict(no_replace,recurse_list)+str()",
+    });
+    expect(result.data).toEqual({ keep: "old", list: [1, 2], d: { x: 1, y: 2 } });
+  });
+
+  it("rejects a spec the registry does not know", () => {
+    expect(
+      failure(() => loadStack({ config: "c.cfg", cwd: root, minionId: "m", spec: "stack(bogus)" })).code,
+    ).toBe("UNKNOWN_OPTION");
+  });
+});
