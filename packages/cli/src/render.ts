@@ -2,22 +2,36 @@ import { Document } from "yaml";
 
 export type OutputFormat = "yaml" | "json";
 
+/** `cloud-init`: keys sorted and list items at the indentation of their key, like the PyYAML dump cloud-init writes. */
+export type YamlStyle = "default" | "cloud-init";
+
 /**
  * YAML as both YAML 1.1 readers (cloud-init, Salt) and 1.2 readers read back the same: strings such as `yes`,
  * `on`, `0755` or `1:30` are quoted. Shared subtrees are written out again rather than as anchors and aliases,
  * and long strings are never folded.
  */
-export function createYamlDocument(value: unknown): Document {
-  return new Document(toPlain(value), { version: "1.1", aliasDuplicateObjects: false });
+export function createYamlDocument(value: unknown, style: YamlStyle = "default"): Document {
+  return new Document(toPlain(value), {
+    version: "1.1",
+    aliasDuplicateObjects: false,
+    // cloud-init writes its file with PyYAML's safe_dump, which sorts mapping keys.
+    sortMapEntries: style === "cloud-init" ? byKey : false,
+  });
 }
 
-export function yamlText(doc: Document): string {
-  return doc.toString({ lineWidth: 0, minContentWidth: 0 });
+function byKey(a: { key: unknown }, b: { key: unknown }): number {
+  const left = String((a.key as { value?: unknown }).value ?? a.key);
+  const right = String((b.key as { value?: unknown }).value ?? b.key);
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
-export function renderValue(value: unknown, format: OutputFormat): string {
+export function yamlText(doc: Document, style: YamlStyle = "default"): string {
+  return doc.toString({ lineWidth: 0, minContentWidth: 0, indentSeq: style !== "cloud-init" });
+}
+
+export function renderValue(value: unknown, format: OutputFormat, style: YamlStyle = "default"): string {
   if (format === "json") return `${JSON.stringify(toPlain(value), null, 2)}\n`;
-  return yamlText(createYamlDocument(value));
+  return yamlText(createYamlDocument(value, style), style);
 }
 
 /**

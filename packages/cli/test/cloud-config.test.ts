@@ -7,14 +7,14 @@ describe("merge cloud-config", () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "#cloud-config\n\n# from 2 files\n# cloud-config/part1.yml\n# cloud-config/part2.yml\n\n" +
-        "run_cmd:\n  - bash1\n  - bash2\n  - bash3\n  - bash4\n",
+      "#cloud-config\n\n# from 2 files\n# cloud-config/part1.yml\n# cloud-config/part2.yml\n\n---\n" +
+        "run_cmd:\n- bash1\n- bash2\n- bash3\n- bash4\n...\n",
     );
   });
 
   it("replaces lists with cloud-init's defaults when no part declares mergers", () => {
     const run = merge(["cloud-config", "cloud-config/part2.yml", "cloud-config/part1.yml"]);
-    expect(run.stdout).toMatch(/run_cmd:\n {2}- bash1\n {2}- bash2\n$/);
+    expect(run.stdout).toMatch(/run_cmd:\n- bash1\n- bash2\n\.\.\.\n$/);
   });
 
   it("reports a rejected part on standard error and still merges the others", () => {
@@ -30,7 +30,7 @@ describe("merge cloud-config", () => {
     const run = merge(["cloud-config", "cloud-config/user-data.mime"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
-      "#cloud-config\n\n# from 2 files\n# base.yml\n# extra.yml\n\npackages:\n  - git\n  - vim\n",
+      "#cloud-config\n\n# from 2 files\n# base.yml\n# extra.yml\n\n---\npackages:\n- git\n- vim\n...\n",
     );
     expect(run.stderr).toBe(
       "warning: cloud-config/user-data.mime: skipped part hello.sh: text/x-shellscript parts are not cloud-config\n",
@@ -45,7 +45,7 @@ describe("merge cloud-config", () => {
       "cloud-config/part2.yml",
       "cloud-config/part1.yml",
     ]);
-    expect(run.stdout).toMatch(/run_cmd:\n {2}- bash3\n {2}- bash4\n {2}- bash1\n {2}- bash2\n$/);
+    expect(run.stdout).toMatch(/run_cmd:\n- bash3\n- bash4\n- bash1\n- bash2\n/);
   });
 
   it("refuses an unknown --mode with exit 2", () => {
@@ -62,7 +62,7 @@ describe("merge cloud-config", () => {
   it("explains which part supplied each run_cmd item", () => {
     const run = merge(["cloud-config", "--explain", "cloud-config/part1.yml", "cloud-config/part2.yml"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain("  - bash1 # from cloud-config/part1.yml:3, added by dict(replace)\n");
-    expect(run.stdout).toContain("  - bash4 # from cloud-config/part2.yml:9, appended by list(append)");
+    expect(run.stdout).toContain("- bash1 # from cloud-config/part1.yml:3, added by dict(replace)\n");
+    expect(run.stdout).toContain("- bash4 # from cloud-config/part2.yml:9, appended by list(append)");
   });
 });

@@ -85,7 +85,7 @@ describe("merge docs", () => {
   it("reports an unknown merger with the registered ones", () => {
     const run = merge(["docs", "--spec", "nope()", "docs/base.yml"]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain('unknown merger "nope"; registered mergers: dict, list, str');
+    expect(run.stderr).toContain('unknown merger "nope"; registered mergers: dict, list, stack, str');
     expect(run.stderr).toMatch(/\[UNKNOWN_MERGER\]\n$/);
   });
 

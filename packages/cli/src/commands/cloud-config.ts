@@ -52,12 +52,13 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     warn(io, "no cloud-config parts: there is nothing to write");
     return 0;
   }
+  // The file cloud-init writes: the header naming the merged parts, then one explicit YAML document.
   const header = `#cloud-config\n\n# from ${result.merged.length} files\n${result.merged
     .map((name) => `# ${name}\n`)
-    .join("")}\n`;
-  const text = renderResult(
+    .join("")}\n---\n`;
+  const body = renderResult(
     result.value,
-    options,
+    { ...options, yamlStyle: "cloud-init" },
     {
       title: `merge cloud-config --mode ${mode}`,
       documents: options.explain ? explainDocuments(parts, result.parts) : [],
@@ -65,6 +66,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     },
     header,
   );
+  const text = options.format === "yaml" ? `${body}...\n` : body;
   await emit(io, text, options.output);
   return 0;
 }

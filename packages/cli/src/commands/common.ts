@@ -36,12 +36,16 @@ export function requiredString(values: ParsedValues, name: string, command: stri
 }
 
 /**
- * A fresh registry with the built-in mergers (cloud-init's `list`, `dict`, `str`; PillarStack's `stack`) and the
- * plugins of every `--plugin`, registered in command-line order through the same API.
+ * A fresh registry with the built-in mergers (cloud-init's `list`, `dict`, `str`; PillarStack's `stack`; only those
+ * `spec` needs when it is given) and the plugins of every `--plugin`, registered in command-line order.
  */
-export async function createCliRegistry(plugins: readonly string[], cwd: string): Promise<Registry> {
+export async function createCliRegistry(
+  plugins: readonly string[],
+  cwd: string,
+  spec?: string,
+): Promise<Registry> {
   const registry = createRegistry();
-  for (const plugin of await builtinPlugins()) registry.register(plugin);
+  for (const plugin of await builtinPlugins(spec)) registry.register(plugin);
   for (const specifier of plugins) {
     const loaded: MergerPlugin[] = await loadPluginModule(specifier, cwd);
     for (const plugin of loaded) registry.register(plugin);

@@ -12,7 +12,7 @@ export const DEFAULT_DOCS_SPEC = "list(extend)+dict()+str(append)";
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   const options = outputOptions(values, "docs");
   const spec = (values.spec as string | undefined) ?? DEFAULT_DOCS_SPEC;
-  const registry = await createCliRegistry(options.plugins, io.cwd);
+  const registry = await createCliRegistry(options.plugins, io.cwd, spec);
 
   if (positionals.filter((name) => name === "-").length > 1) {
     throw new UsageError("standard input (-) can be named only once", "docs");

@@ -2,7 +2,7 @@ import type { TraceEvent } from "@merge/core";
 import { explainResult } from "../explain/attribute.js";
 import type { ExplainDocument } from "../explain/model.js";
 import { renderExplainedJson, renderExplainedYaml } from "../explain/render.js";
-import { renderValue } from "../render.js";
+import { renderValue, type YamlStyle } from "../render.js";
 import type { OutputOptions } from "./common.js";
 
 export interface ExplainInput {
@@ -15,13 +15,17 @@ export interface ExplainInput {
 /** The text a merging command prints: the value, or with `--explain` the value annotated with its provenance. */
 export function renderResult(
   value: unknown,
-  options: OutputOptions,
+  options: OutputOptions & { readonly yamlStyle?: YamlStyle },
   explain: ExplainInput,
   prefix = "",
 ): string {
-  if (!options.explain)
-    return `${options.format === "yaml" ? prefix : ""}${renderValue(value, options.format)}`;
+  const style = options.yamlStyle ?? "default";
+  if (!options.explain) {
+    return options.format === "json"
+      ? renderValue(value, "json")
+      : `${prefix}${renderValue(value, "yaml", style)}`;
+  }
   const explanation = explainResult(value, explain.documents, explain.events);
   if (options.format === "json") return renderExplainedJson(value, explanation);
-  return `${prefix}${renderExplainedYaml(value, explanation, explain.title)}`;
+  return `${prefix}${renderExplainedYaml(value, explanation, explain.title, style)}`;
 }

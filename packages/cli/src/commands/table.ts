@@ -109,6 +109,40 @@ export const COMMANDS: readonly CommandInfo[] = [
     load: () => import("./cloud-config.js"),
   },
   {
+    name: "stack",
+    summary: "render a PillarStack for one minion, as Salt's stack ext_pillar does",
+    usage: "merge stack CONFIG... --minion-id ID [--pillar FILE] [--grains FILE] [--opts FILE] [--spec SPEC]",
+    description:
+      "Renders each stack config (a template listing YAML files), then each listed file, and merges them in order\n" +
+      "with PillarStack's strategies (merge-last, merge-first, remove, overwrite) or with --spec.",
+    options: {
+      ...OUTPUT_OPTIONS,
+      "minion-id": { type: "string" },
+      pillar: { type: "string" },
+      grains: { type: "string" },
+      opts: { type: "string" },
+      spec: { type: "string", short: "s" },
+    },
+    optionHelp: [
+      ["--minion-id ID", "the minion to render the stack for (required)"],
+      ["--pillar FILE", "YAML/JSON file with the pillar seen by the templates (`pillar`)"],
+      ["--grains FILE", "YAML/JSON file with the minion's grains (`__grains__`)"],
+      ["--opts FILE", "YAML/JSON file with the master options (`__opts__`)"],
+      [
+        "-s, --spec SPEC",
+        "merge with these mergers instead of PillarStack's strategies, e.g. list(extend)+dict()",
+      ],
+      ...OUTPUT_HELP,
+    ],
+    examples: [
+      "merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml",
+      "merge stack stack.cfg --minion-id web1 --pillar pillar.yml --explain",
+      "merge stack stack.cfg --minion-id web1 --spec 'list(extend)+dict()+str()' --format json",
+    ],
+    positionals: [1, undefined],
+    load: () => import("./stack.js"),
+  },
+  {
     name: "mergers",
     summary: "list the registered mergers and their options",
     usage: "merge mergers [--plugin MODULE]...",

@@ -1,6 +1,6 @@
 import { formatPath, type PathKey } from "@merge/core";
 import { isMap, isScalar, isSeq, type Node } from "yaml";
-import { createYamlDocument, toPlain, yamlText } from "../render.js";
+import { createYamlDocument, toPlain, type YamlStyle, yamlText } from "../render.js";
 import type { ExplainDecision, ExplainEntry, ExplainOrigin, Explanation } from "./model.js";
 
 function where(name: string | undefined, line: number | undefined): string {
@@ -13,9 +13,9 @@ function originText(origin: ExplainOrigin): string {
 }
 
 /** `appended by list(append)`, `kept by dict() over b.yml:4`. */
-function decisionText(decision: ExplainDecision, origin: ExplainOrigin | undefined): string {
+function decisionText(decision: ExplainDecision, source: number | undefined): string {
   let text = `${decision.action} by ${decision.merger}`;
-  const elsewhere = decision.document !== undefined && decision.document !== origin?.document;
+  const elsewhere = decision.document !== undefined && decision.document !== source;
   if (elsewhere && decision.action === "kept") text += ` over ${where(decision.name, decision.line)}`;
   else if (elsewhere) text += ` merging ${where(decision.name, decision.line)}`;
   if (decision.detail !== undefined && decision.detail !== "") text += ` (${decision.detail})`;
@@ -33,13 +33,20 @@ export function describeEntry(entry: ExplainEntry, documents: Explanation["docum
   const decision = entry.decision;
   // A container built from several inputs was not decided by one merger: its values say who decided them.
   const single = entry.kind === "value" || entry.origin !== undefined || entry.contributors.length <= 1;
-  if (decision !== undefined && single) parts.push(decisionText(decision, entry.origin));
+  const source =
+    entry.origin?.document ?? (entry.contributors.length === 1 ? entry.contributors[0] : undefined);
+  if (decision !== undefined && single) parts.push(decisionText(decision, source));
   return parts.join(", ");
 }
 
 /** The merged YAML with a comment on every line saying where the value came from and what decided it. */
-export function renderExplainedYaml(result: unknown, explanation: Explanation, title: string): string {
-  const doc = createYamlDocument(result);
+export function renderExplainedYaml(
+  result: unknown,
+  explanation: Explanation,
+  title: string,
+  style: YamlStyle = "default",
+): string {
+  const doc = createYamlDocument(result, style);
   const byPath = new Map<string, ExplainEntry>();
   for (const entry of explanation.entries) byPath.set(JSON.stringify(entry.path), entry);
   const comment = (path: readonly PathKey[]) => {
@@ -53,8 +60,9 @@ export function renderExplainedYaml(result: unknown, explanation: Explanation, t
   }
   for (const removal of explanation.removed) {
     const d = removal.decision;
+    const why = d.detail === undefined ? "" : `, ${d.detail}`;
     header.push(
-      ` removed ${formatPath(removal.path) || "(root)"}: ${d.action} by ${d.merger} (${where(d.name, d.line)})`,
+      ` removed ${formatPath(removal.path) || "(root)"}: by ${d.merger} in ${where(d.name, d.line)}${why}`,
     );
   }
   doc.commentBefore = header.join("\n");
@@ -87,7 +95,7 @@ export function renderExplainedYaml(result: unknown, explanation: Explanation, t
     }
   };
   annotate(doc.contents, []);
-  return yamlText(doc);
+  return yamlText(doc, style);
 }
 
 /** `--explain --format json`: the result plus one record per value. */

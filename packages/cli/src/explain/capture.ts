@@ -1,0 +1,46 @@
+import type { Merger, Registry, ResolveOptions, SpecInput } from "@merge/core";
+import type { TraceRecorder } from "./recorder.js";
+
+/**
+ * A view of `registry` for a source that folds documents itself (a PillarStack loader): every merger it resolves
+ * records trace events, numbers the documents it merges in call order, and keeps each document as it was merged.
+ * The source needs no provenance support of its own; it only has to accept a registry.
+ */
+export function captureRegistry(registry: Registry, recorder: TraceRecorder, documents: unknown[]): Registry {
+  const view: Registry = {
+    register: (plugin, options) => {
+      registry.register(plugin, options);
+      return view;
+    },
+    use: (...plugins) => {
+      registry.use(...plugins);
+      return view;
+    },
+    has: (name) => registry.has(name),
+    get: (name) => registry.get(name),
+    plugins: () => registry.plugins(),
+    clone: () => registry.clone(),
+    freeze: () => {
+      registry.freeze();
+      return view;
+    },
+    get frozen() {
+      return registry.frozen;
+    },
+    resolve(spec: SpecInput, options: ResolveOptions = {}): Merger {
+      const merger = registry.resolve(spec, { ...options, trace: recorder });
+      return {
+        spec: merger.spec,
+        label: merger.label,
+        handlerFor: (kind) => merger.handlerFor(kind),
+        setDocument: (index) => merger.setDocument(index),
+        merge(base, incoming) {
+          merger.setDocument(documents.length);
+          documents.push(incoming);
+          return merger.merge(base, incoming);
+        },
+      };
+    },
+  };
+  return view;
+}

@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadYaml } from "@merge/yaml";
+import { describe, expect, it } from "vitest";
+import { merge, REPO } from "./helpers.js";
+
+// The repository's runnable examples, run through the binary and compared with the outputs checked in beside them.
+const EXAMPLES = join(REPO, "examples");
+
+function expected(path: string, flavor: "pyyaml" | "salt" = "pyyaml"): unknown {
+  return loadYaml(readFileSync(join(EXAMPLES, path), "utf8"), { flavor });
+}
+
+describe("examples/stack", () => {
+  const dir = join(EXAMPLES, "stack");
+  const args = [
+    "stack",
+    "config.cfg",
+    "--minion-id",
+    "test-1-dev",
+    "--grains",
+    "grains.yml",
+    "--pillar",
+    "pillar.yml",
+  ];
+
+  it("renders test-1-dev as expected.yml says", () => {
+    const run = merge([...args, "--format", "json"], { cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expected("stack/expected.yml", "salt"));
+  });
+
+  it("gives the same data in YAML", () => {
+    const run = merge(args, { cwd: dir });
+    expect(loadYaml(run.stdout, { flavor: "salt" })).toEqual(expected("stack/expected.yml", "salt"));
+  });
+
+  it("explains the stack: files in merge order and the removals done by __: remove", () => {
+    const run = merge([...args, "--explain"], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(
+      "#   1. core.yml\n#   2. common/xxx.yml\n#   3. common/yyy.yml\n#   4. osarchs/amd64.yml\n" +
+        "#   5. oscodenames/jessie.yml\n#   6. roles/db.yml\n#   7. minions/test-1-dev.yml\n",
+    );
+    expect(run.stdout).toMatch(/^# removed users\.deploy: by stack\(\) in roles\/db\.yml:\d+$/m);
+    expect(run.stdout).toMatch(/^timezone: UTC # from core\.yml:\d+, added by stack\(\)$/m);
+    // With --explain the data is the same as without.
+    const plain = merge([...args, "--format", "json"], { cwd: dir });
+    const explained = merge([...args, "--format", "json", "--explain"], { cwd: dir });
+    expect(JSON.parse(explained.stdout).result).toEqual(JSON.parse(plain.stdout));
+  });
+
+  it("accepts another merger spec", () => {
+    const run = merge([...args, "--spec", "list(extend)+dict(replace)+str()", "--format", "json"], {
+      cwd: dir,
+    });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).not.toEqual(expected("stack/expected.yml", "salt"));
+  });
+});
+
+describe("examples/cloud-config", () => {
+  it("writes the seed's run_cmd pair byte for byte as cloud-init does", () => {
+    const dir = join(EXAMPLES, "cloud-config", "seed-run-cmd");
+    const run = merge(["cloud-config", "01.yaml", "02.yaml"], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(readFileSync(join(dir, "expected-current-cloud-config.txt"), "utf8"));
+  });
+
+  it("extends run_cmd in stack mode as the seed designs it", () => {
+    const dir = join(EXAMPLES, "cloud-config", "seed-run-cmd");
+    const run = merge(["cloud-config", "--mode", "stack", "-f", "json", "01.yaml", "02.yaml"], { cwd: dir });
+    expect(JSON.parse(run.stdout)).toEqual(expected("cloud-config/seed-run-cmd/expected-stack.yaml"));
+  });
+
+  it("writes cloud-init's documented runcmd example byte for byte", () => {
+    const dir = join(EXAMPLES, "cloud-config", "runcmd-doc");
+    const parts = ["01-mappings.yaml", "02-mappings.yaml", "03-lists.yaml", "04-string.yaml"];
+    const run = merge(["cloud-config", ...parts], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(readFileSync(join(dir, "expected-cloud-config.txt"), "utf8"));
+  });
+
+  it("merges the MIME user-data file to the value cloud-init wrote", () => {
+    const dir = join(EXAMPLES, "cloud-config", "user-data");
+    const run = merge(["cloud-config", "-f", "json", "user-data.mime"], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expected("cloud-config/user-data/expected.yaml"));
+    expect(run.stderr).toContain("skipped part setup.sh");
+  });
+});
+
+describe("examples/plugin-keyed-list", () => {
+  it("merges users by name through `merge docs --plugin`", () => {
+    const dir = join(EXAMPLES, "plugin-keyed-list", "demo");
+    const file = join(dir, "expected.yml");
+    expect(existsSync(file)).toBe(true);
+    const run = merge(
+      [
+        "docs",
+        "--plugin",
+        "@merge/example-plugin-keyed-list",
+        "--spec",
+        "keyed(name)+stack()",
+        "users-base.yml",
+        "users-site.yml",
+      ],
+      { cwd: dir },
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe(readFileSync(file, "utf8").replace(/^#.*\n/gm, ""));
+  });
+});
