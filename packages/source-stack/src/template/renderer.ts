@@ -39,6 +39,8 @@ export interface Renderer {
    * Throws a `MergeError` (`TEMPLATE_SYNTAX`, `TEMPLATE_RENDER`) with the file, line and column.
    */
   render(source: string, file: string, vars: Record<string, unknown>, cfgPath: string): string;
+  /** How many template texts this renderer has compiled (each file once while its text stays the same). */
+  readonly compiledCount: number;
 }
 
 /** Jinja's lexer: newlines normalised to `\n`, and one trailing newline dropped (`keep_trailing_newline=False`). */
@@ -73,6 +75,7 @@ class PyTemplate extends NjTemplate {
   }
 
   _compile(this: NjAny): void {
+    this.env.pyCompiled++;
     let code: string;
     try {
       code = compileTemplate(this.tmplStr, this.path, this.env.pyNames as CompileNames);
@@ -109,6 +112,7 @@ class PyEnvironment extends NjEnvironment {
   declare pyNames: CompileNames;
   declare pyState: RenderState | undefined;
   declare pyFiles: Map<string, FileEntry>;
+  declare pyCompiled: number;
 
   /** Resolves a template name as Jinja's FileSystemLoader would, inside the config's directory. */
   pyResolve(name: string): string | undefined {
@@ -251,6 +255,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     tests: new Set(Object.keys(tests)),
   } satisfies CompileNames;
   env.pyFiles = new Map<string, FileEntry>();
+  env.pyCompiled = 0;
   const base = baseGlobals();
   env.globals = Object.assign(Object.create(null), base);
 
@@ -329,7 +334,12 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       env.globals = previous.globals;
     }
   };
-  return { render };
+  return {
+    render,
+    get compiledCount(): number {
+      return env.pyCompiled as number;
+    },
+  };
 }
 
 function toMergeError(e: unknown, file: string): MergeError {

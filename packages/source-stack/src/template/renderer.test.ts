@@ -1,0 +1,281 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMergeError, type MergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { createRenderer, type TemplateWarning } from "./renderer.js";
+import { renderCase, tempTree, VARS } from "./test-vars.js";
+
+function failure(run: () => unknown): MergeError {
+  try {
+    run();
+  } catch (e) {
+    if (isMergeError(e)) return e;
+    throw e;
+  }
+  throw new Error("expected a MergeError");
+}
+
+describe("errors", () => {
+  it("reports a syntax error as TEMPLATE_SYNTAX with file, line and column", () => {
+    const e = failure(() => renderCase("a: 1\nb: {% if %}\n"));
+    expect(e.code).toBe("TEMPLATE_SYNTAX");
+    expect(e.source?.file).toMatch(/case\.yml$/);
+    expect(e.source?.line).toBe(2);
+    expect(e.source?.column).toBeGreaterThan(0);
+  });
+
+  it("prints an undefined variable as nothing but fails on an attribute of it, naming file and line", () => {
+    expect(renderCase("[{{ nope }}]")).toBe("[]");
+    const e = failure(() => renderCase("line1\nline2: {{ nope.bar }}\n"));
+    expect(e.code).toBe("TEMPLATE_RENDER");
+    expect(e.message).toBe("'nope' is undefined");
+    expect(e.source?.line).toBe(2);
+    expect(e.source?.file).toMatch(/case\.yml$/);
+  });
+
+  it("names the missing step of a dotted path", () => {
+    const e = failure(() => renderCase("{{ pillar.missing.deeper }}"));
+    expect(e.message).toBe("'pillar.missing' is undefined");
+  });
+
+  it("fails on an unknown filter at compile time, as Jinja does", () => {
+    const e = failure(() => renderCase("{% if false %}{{ 1|nosuchfilter }}{% endif %}"));
+    expect(e.code).toBe("TEMPLATE_SYNTAX");
+    expect(e.message).toContain("no filter named 'nosuchfilter'");
+  });
+
+  it("raises Python's errors for bad operands", () => {
+    expect(failure(() => renderCase("{{ 'a' + 1 }}")).message).toBe(
+      'TypeError: can only concatenate str (not "int") to str',
+    );
+    expect(failure(() => renderCase("{{ 10 / 0 }}")).message).toBe("ZeroDivisionError: division by zero");
+    expect(failure(() => renderCase("{% for x in 3 %}{% endfor %}")).message).toBe(
+      "TypeError: 'int' object is not iterable",
+    );
+    expect(failure(() => renderCase("{% macro m(a) %}{% endmacro %}{{ m(1, 2) }}")).message).toBe(
+      "TypeError: macro 'm' takes not more than 1 argument(s)",
+    );
+  });
+
+  it("reports an error inside an imported file at that file's line", () => {
+    const e = failure(() =>
+      renderCase("{% from 'm.sls' import f %}\n{{ f() }}", {
+        "m.sls": "{% macro f() %}\nok\n{{ nope.x }}\n{% endmacro %}",
+      }),
+    );
+    expect(e.source?.file).toMatch(/m\.sls$/);
+    expect(e.source?.line).toBe(3);
+  });
+
+  it("reports a syntax error inside an imported file", () => {
+    const e = failure(() => renderCase("{% import 'bad.sls' as b %}", { "bad.sls": "x\n{% for %}" }));
+    expect(e.code).toBe("TEMPLATE_SYNTAX");
+    expect(e.source?.file).toMatch(/bad\.sls$/);
+    expect(e.source?.line).toBe(2);
+  });
+});
+
+describe("serializer tags", () => {
+  it("resolves import_yaml relative to the config file's directory, not the importing file's", () => {
+    const dir = tempTree({
+      "defaults/app.yml": "port: 8080\n",
+      "roles/web.yml": "{% import_yaml 'defaults/app.yml' as app %}port: {{ app.port }}\n",
+    });
+    const r = createRenderer();
+    const file = join(dir, "roles/web.yml");
+    const out = r.render(
+      "{% import_yaml 'defaults/app.yml' as app %}port: {{ app.port }}\n",
+      file,
+      VARS,
+      join(dir, "config.cfg"),
+    );
+    expect(out).toBe("port: 8080");
+  });
+
+  it("refuses names that leave the config directory, and missing files", () => {
+    expect(failure(() => renderCase("{% import_yaml '../x.yml' as x %}")).message).toContain(
+      "TemplateNotFound",
+    );
+    expect(failure(() => renderCase("{% import_yaml 'missing.yml' as x %}")).message).toBe(
+      "TemplateNotFound: missing.yml",
+    );
+  });
+
+  it("fails on invalid YAML or JSON", () => {
+    expect(
+      failure(() => renderCase("{% import_yaml 'b.yml' as x %}", { "b.yml": "a: [1\n" })).message,
+    ).toMatch(/^Encountered error loading yaml from .*b\.yml: /);
+    expect(failure(() => renderCase("{% load_json as j %}{nope{% endload %}")).message).toMatch(
+      /^Unable to load json/,
+    );
+  });
+
+  it("reads the imported YAML the way Salt's loader does", () => {
+    const out = renderCase("{% import_yaml 'v.yml' as v %}{{ v }}", {
+      "v.yml": "a: [yes, 0123, -012, 1e3, 12:30, 2001-01-01]\n",
+    });
+    expect(out).toBe("{'a': [True, 123, -10, '1e3', 750, '2001-01-01']}");
+  });
+
+  it("load_yaml renders its block with the current variables, including stack", () => {
+    expect(
+      renderCase("{% load_yaml as y %}\nuid: {{ stack.users.tom.uid }}\n{% endload %}{{ y.uid + 1 }}"),
+    ).toBe("501");
+  });
+
+  it("renders a file imported without context once per config run, and again for another host", () => {
+    const dir = tempTree({ "counter.yml": "{% do pillar.hits.append(1) %}n: {{ pillar.hits|length }}\n" });
+    const r = createRenderer();
+    const cfg = join(dir, "config.cfg");
+    const src = "{% import_yaml 'counter.yml' as c %}{{ c.n }}";
+    const host1 = { ...VARS, pillar: { hits: [] as number[] }, minion_id: "h1" };
+    expect(r.render(src, join(dir, "a.yml"), host1, cfg)).toBe("1");
+    expect(r.render(src, join(dir, "b.yml"), host1, cfg)).toBe("1");
+    const host2 = { ...VARS, pillar: { hits: [] as number[] }, minion_id: "h2" };
+    expect(r.render(src, join(dir, "a.yml"), host2, cfg)).toBe("1");
+  });
+
+  it("exports import_yaml targets, so other templates can import them (Salt's catalog)", () => {
+    const out = renderCase("{% from 'catalog.sls' import conf %}{{ conf.x }}", {
+      "catalog.sls": "{% load_yaml as conf %}\nx: 42\n{% endload %}",
+    });
+    expect(out).toBe("42");
+  });
+});
+
+describe("Salt globals", () => {
+  it("provides __salt__ built-ins with ':' paths and defaults", () => {
+    const vars = {
+      ...structuredClone(VARS),
+      pillar: { a: { b: [10, { c: "deep" }] } },
+      __grains__: { os: "Debian", ip: ["10.0.0.1"] },
+      __opts__: { id: "minion-a", shared: "from-opts" },
+    };
+    const src = [
+      "{{ __salt__['pillar.get']('a:b:0') }}",
+      "{{ __salt__['pillar.get']('a:b:c') }}",
+      "{{ __salt__['pillar.get']('a:zz', 'dflt') }}",
+      "[{{ __salt__['pillar.get']('nope') }}]",
+      "{{ __salt__['grains.get']('ip:0') }}",
+      "{{ __salt__['grains.get']('os', default='x') }}",
+      "{{ __salt__['config.get']('id') }}",
+      "{{ __salt__['config.get']('os') }}",
+      "{{ __salt__['config.get']('a:b:1:c') }}",
+      "{{ __salt__['config.get']('none', 'd') }}",
+    ].join("|");
+    expect(renderCase(src, {}, vars)).toBe("10|deep|dflt|[]|10.0.0.1|Debian|minion-a|Debian|deep|d");
+  });
+
+  it("provides file.join / dirname / basename / file_exists like os.path", () => {
+    const dir = tempTree({ "here.txt": "x" });
+    const src = [
+      "{{ __salt__['file.join']('a', 'b', 'c.yml') }}",
+      "{{ __salt__['file.join']('a/', '/abs', 'x') }}",
+      "{{ __salt__['file.dirname']('/srv/pillar/top.sls') }}",
+      "{{ __salt__['file.basename']('/srv/pillar/top.sls') }}",
+      `{{ __salt__['file.file_exists']('${join(dir, "here.txt")}') }}`,
+      `{{ __salt__['file.file_exists']('${join(dir, "nothere.txt")}') }}`,
+    ].join("|");
+    expect(renderCase(src)).toBe(`a/b/c.yml|/abs/x|/srv/pillar|top.sls|True|False`);
+  });
+
+  it("routes log.warning to onWarning and ignores log.debug; log functions return None", () => {
+    const warnings: TemplateWarning[] = [];
+    const out = renderCase(
+      "{% do __salt__['log.debug']('quiet') %}{% do __salt__['log.warning']('careful ' ~ minion_id) %}{{ __salt__['log.info']('x') }}",
+      {},
+      structuredClone(VARS),
+      { onWarning: (w) => warnings.push(w) },
+    );
+    expect(out).toBe("None");
+    expect(warnings.map((w) => w.message)).toEqual(["careful test-1-dev"]);
+    expect(warnings[0]?.file).toMatch(/case\.yml$/);
+  });
+
+  it("calls the caller's functions, which override built-ins", () => {
+    const out = renderCase(
+      "{{ __salt__['mine.get']('web*', 'ip') }}|{{ __salt__['pillar.get']('x') }}",
+      {},
+      structuredClone(VARS),
+      {
+        salt: {
+          "mine.get": (tgt: unknown, fn: unknown) => ({ [String(tgt)]: fn }),
+          "pillar.get": () => "mine",
+        },
+      },
+    );
+    expect(out).toBe("{'web*': 'ip'}|mine");
+  });
+
+  it("gives __stack__.cfg_path and ymlpath", () => {
+    const dir = tempTree({});
+    const r = createRenderer();
+    const cfg = join(dir, "config.cfg");
+    expect(r.render("{{ __stack__.cfg_path }}|{{ ymlpath }}", join(dir, "core.yml"), VARS, cfg)).toBe(
+      `${cfg}|${join(dir, "core.yml")}`,
+    );
+    expect(r.render("[{{ ymlpath }}]", cfg, VARS, cfg)).toBe("[]");
+  });
+
+  it("lets a template change the live stack object that later files see", () => {
+    const stack: Record<string, unknown> = { users: { tom: {} } };
+    const r = createRenderer();
+    const dir = tempTree({});
+    r.render(
+      "{% do stack.update({'seen': [minion_id]}) %}{% do stack.users.tom.update({'uid': 1}) %}",
+      join(dir, "a.yml"),
+      { ...VARS, stack },
+      join(dir, "c.cfg"),
+    );
+    expect(stack).toEqual({ users: { tom: { uid: 1 } }, seen: ["test-1-dev"] });
+    expect(r.render("{{ stack.seen[0] }}", join(dir, "b.yml"), { ...VARS, stack }, join(dir, "c.cfg"))).toBe(
+      "test-1-dev",
+    );
+  });
+});
+
+describe("Salt's extra filters", () => {
+  it("yaml_dquote, yaml_squote and yaml_encode quote as PyYAML's emitter", () => {
+    const out = renderCase(
+      "{{ s|yaml_dquote }}|{{ s|yaml_squote }}|{{ 'a\\nb'|yaml_squote }}|{{ u|yaml_dquote }}|{{ none|yaml_encode }}|{{ true|yaml_encode }}|{{ 12|yaml_encode }}|{{ 1.5|yaml_encode }}|{{ 'yes'|yaml_encode }}",
+      {},
+      { ...structuredClone(VARS), s: `it's "q"` },
+    );
+    expect(out).toBe(`"it's \\"q\\""|'it''s "q"'|'a\n\nb'|"\\xE9\\U0001F600\\t<tag>"|null|true|12|1.5|"yes"`);
+  });
+
+  it("traverse filter walks ':' paths", () => {
+    expect(renderCase("{{ stack|traverse('users:tom:uid') }}|{{ stack|traverse('x:y', 'no') }}")).toBe(
+      "500|no",
+    );
+  });
+
+  it("strictSalt leaves them out, as in real PillarStack templates", () => {
+    for (const f of ["yaml_dquote", "yaml_squote", "yaml_encode", "traverse"]) {
+      const e = failure(() => renderCase(`{{ 'x'|${f} }}`, {}, structuredClone(VARS), { strictSalt: true }));
+      expect(e.code).toBe("TEMPLATE_SYNTAX");
+    }
+    expect(renderCase("{{ {'a': 1}|json }}", {}, structuredClone(VARS), { strictSalt: true })).toBe(
+      '{"a": 1}',
+    );
+  });
+});
+
+describe("compilation cache", () => {
+  it("compiles a template once for many hosts and again when its text changes", () => {
+    const dir = tempTree({ "macros.sls": "{% macro m(x) %}<{{ x }}>{% endmacro %}" });
+    const r = createRenderer();
+    const cfg = join(dir, "config.cfg");
+    const src = "{% from 'macros.sls' import m %}{{ m(minion_id) }}";
+    for (let i = 0; i < 200; i++) {
+      expect(r.render(src, join(dir, "host.yml"), { ...VARS, minion_id: `h${i}` }, cfg)).toBe(`<h${i}>`);
+    }
+    expect(r.compiledCount).toBe(2);
+    r.render(`${src}!`, join(dir, "host.yml"), VARS, cfg);
+    expect(r.compiledCount).toBe(3);
+    writeFileSync(join(dir, "macros.sls"), "{% macro m(x) %}[{{ x }}]{% endmacro %}");
+    // host.yml's text changed back (compile 4) and macros.sls changed on disk (compile 5).
+    expect(r.render(src, join(dir, "host.yml"), VARS, cfg)).toBe("[test-1-dev]");
+    expect(r.compiledCount).toBe(5);
+  });
+});
