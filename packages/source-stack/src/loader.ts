@@ -86,6 +86,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
   const files = new StackFiles(cwd, cacheOn);
   const newFold = createFoldFactory(options.spec, options.registry, options.maxDepth);
   const parsed = new Map<string, Map<string, unknown>>();
+  // Per config file: the last rendered listing and its items (most hosts render the same listing shape).
+  const listings = new Map<string, { text: string; items: string[] }>();
+  // Paths already checked to be regular files inside their config's directory.
+  const checked = new Set<string>();
   let warnings: StackWarning[] = [];
 
   const warn = (warning: StackWarning) => {
@@ -145,7 +149,12 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         __grains__: cfgGrains,
       };
       const listing = renderer.render(files.read(cfg), cfg, cfgVars, cfgAbs);
-      for (const item of configItems(listing, cfg)) {
+      let items = cacheOn ? listings.get(cfg) : undefined;
+      if (items?.text !== listing) {
+        items = { text: listing, items: configItems(listing, cfg) };
+        if (cacheOn) listings.set(cfg, items);
+      }
+      for (const item of items.items) {
         if (isBlank(item)) continue;
         const matches = pyGlob(joinPath(baseDir, unmarkPattern(item)), files);
         if (matches.length === 0) {
@@ -190,6 +199,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
   // Salt refuses a template outside the config's directory (Jinja's loader rejects `..`); a symlink leading out is
   // refused here too, which Salt does not do.
   function checkInside(path: string, baseDir: string, cfg: string): void {
+    const key = `${baseDir}\0${path}`;
+    if (checked.has(key)) return;
     const base = files.absolute(baseDir === "" ? "." : baseDir);
     const rel = relative(base, files.absolute(path));
     if (rel === ".." || rel.startsWith("../") || rel.startsWith("/")) {
@@ -229,6 +240,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         );
       }
     }
+    if (cacheOn) checked.add(key);
   }
 
   return {
@@ -236,6 +248,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     clear() {
       files.clear();
       parsed.clear();
+      listings.clear();
+      checked.clear();
     },
   };
 }
