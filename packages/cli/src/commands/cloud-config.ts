@@ -13,12 +13,12 @@ import { createTraceRecorder } from "../explain/recorder.js";
 import type { CliIO } from "../io.js";
 import { fileError } from "../read-input.js";
 import { UsageError } from "../usage.js";
-import { createCliRegistry, emit, outputOptions, warn } from "./common.js";
+import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
-  const options = outputOptions(values, "cloud-config");
+  const options = createOutputOptions(values, "cloud-config");
   const mode = (values.mode as string | undefined) ?? "current";
   if (mode !== "current" && mode !== "stack") {
     throw new UsageError(`--mode must be current or stack, not "${mode}"`, "cloud-config");

@@ -14,7 +14,7 @@ export interface OutputOptions {
   readonly plugins: readonly string[];
 }
 
-export function outputOptions(values: ParsedValues, command: string): OutputOptions {
+export function createOutputOptions(values: ParsedValues, command: string): OutputOptions {
   const format = (values.format as string | undefined) ?? "yaml";
   if (format !== "yaml" && format !== "json") {
     throw new UsageError(`--format must be yaml or json, not "${format}"`, command);

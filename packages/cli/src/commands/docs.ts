@@ -2,7 +2,7 @@ import { type MergeError, isMergeError, mergeAll } from "@merge/core";
 import { createTraceRecorder } from "../explain/recorder.js";
 import { type LoadedDocument, loadDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
-import { createCliRegistry, emit, outputOptions, warn } from "./common.js";
+import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
 
@@ -10,7 +10,7 @@ import type { CommandInput } from "./table.js";
 export const DEFAULT_DOCS_SPEC = "list(extend)+dict()+str(append)";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
-  const options = outputOptions(values, "docs");
+  const options = createOutputOptions(values, "docs");
   const spec = (values.spec as string | undefined) ?? DEFAULT_DOCS_SPEC;
   const registry = await createCliRegistry(options.plugins, io.cwd, spec);
 

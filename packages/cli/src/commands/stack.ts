@@ -8,12 +8,12 @@ import type { ExplainDocument } from "../explain/model.js";
 import { createTraceRecorder } from "../explain/recorder.js";
 import type { CliIO } from "../io.js";
 import { loadDocument } from "../load-document.js";
-import { createCliRegistry, emit, outputOptions, requiredString, warn } from "./common.js";
+import { createCliRegistry, createOutputOptions, emit, requiredString, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput, ParsedValues } from "./table.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
-  const options = outputOptions(values, "stack");
+  const options = createOutputOptions(values, "stack");
   const minionId = requiredString(values, "minion-id", "stack");
   const spec = values.spec as string | undefined;
   const [pillar, grains, opts] = await Promise.all([
@@ -50,7 +50,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
 }
 
 /** `--pillar`, `--grains`, `--opts`: a YAML or JSON mapping read as Salt reads YAML. */
-async function mappingFile(values: ParsedValues, name: string, io: CliIO): Promise<Dict | undefined> {
+export async function mappingFile(values: ParsedValues, name: string, io: CliIO): Promise<Dict | undefined> {
   const file = values[name];
   if (typeof file !== "string") return undefined;
   const doc = await loadDocument(file, io, "salt");

@@ -143,6 +143,47 @@ export const COMMANDS: readonly CommandInfo[] = [
     load: () => import("./stack.js"),
   },
   {
+    name: "mysql",
+    summary: "run Salt's MySQL ext_pillar queries for one minion",
+    usage: "merge mysql --config FILE --minion-id ID",
+    description:
+      "FILE is a Salt-master-style YAML file with the connection (a mysql: block or mysql.host, mysql.user, ...\n" +
+      "keys) and an ext_pillar: list whose mysql entries are run in order.",
+    options: { ...OUTPUT_OPTIONS, config: { type: "string", short: "c" }, "minion-id": { type: "string" } },
+    optionHelp: [
+      ["-c, --config FILE", "Salt-master-style YAML with mysql: and ext_pillar: (required)"],
+      ["--minion-id ID", "the minion id bound to every %s in the queries (required)"],
+      ...OUTPUT_HELP,
+    ],
+    examples: ["merge mysql --config examples/mysql/master.yml --minion-id minion1"],
+    positionals: [0, 0],
+    load: () => import("./mysql.js"),
+  },
+  {
+    name: "pillar",
+    summary:
+      "compile a minion's external pillar from a Salt master config (stack and mysql entries, in order)",
+    usage: "merge pillar --config FILE --minion-id ID [--grains FILE]",
+    description:
+      "Runs the ext_pillar: list of a Salt-master-style config the way Salt does: each external pillar sees the\n" +
+      "pillar compiled so far, and the results are merged in order.",
+    options: {
+      ...OUTPUT_OPTIONS,
+      config: { type: "string", short: "c" },
+      "minion-id": { type: "string" },
+      grains: { type: "string" },
+    },
+    optionHelp: [
+      ["-c, --config FILE", "Salt-master-style YAML with ext_pillar: (and mysql: when it has mysql entries)"],
+      ["--minion-id ID", "the minion to compile the pillar for (required)"],
+      ["--grains FILE", "YAML/JSON file with the minion's grains"],
+      ...OUTPUT_HELP,
+    ],
+    examples: ["merge pillar --config master.yml --minion-id web1 --grains grains.yml --explain"],
+    positionals: [0, 0],
+    load: () => import("./pillar.js"),
+  },
+  {
     name: "mergers",
     summary: "list the registered mergers and their options",
     usage: "merge mergers [--plugin MODULE]...",

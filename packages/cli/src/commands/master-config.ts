@@ -1,0 +1,65 @@
+import { type Dict, isPlainObject, MergeError } from "@merge/core";
+import type { CliIO } from "../io.js";
+import { type LoadedDocument, loadDocument } from "../load-document.js";
+
+/** One `ext_pillar:` entry of a Salt master configuration. */
+export interface ExtPillarEntry {
+  /** 0-based place in the `ext_pillar` list. */
+  readonly index: number;
+  /** `stack`, `mysql`, or whatever else the entry names. */
+  readonly type: string;
+  readonly value: unknown;
+  /** Where the entry is written, for messages and `--explain`. */
+  readonly line: number | undefined;
+}
+
+export interface MasterConfig {
+  readonly file: string;
+  readonly document: LoadedDocument;
+  readonly value: Dict;
+  readonly entries: readonly ExtPillarEntry[];
+}
+
+/** Reads a Salt-master-style YAML file (as Salt reads YAML) and lists its `ext_pillar:` entries in order. */
+export async function loadMasterConfig(file: string, io: CliIO): Promise<MasterConfig> {
+  const document = await loadDocument(file, io, "salt");
+  const value = document.value;
+  if (!isPlainObject(value)) {
+    throw new MergeError(
+      "MASTER_CONFIG",
+      "the master configuration must be a mapping with an ext_pillar: list",
+      {
+        source: { file, line: 1, column: 1 },
+      },
+    );
+  }
+  const list = value.ext_pillar;
+  if (list !== undefined && list !== null && !Array.isArray(list)) {
+    const at = document.positionOf(["ext_pillar"]);
+    throw new MergeError("MASTER_CONFIG", "ext_pillar must be a list of `- name: configuration` entries", {
+      source: { file, line: at?.line, column: at?.column },
+    });
+  }
+  const entries: ExtPillarEntry[] = [];
+  (list ?? []).forEach((item: unknown, index: number) => {
+    const at = document.positionOf(["ext_pillar", index]);
+    if (!isPlainObject(item) || Object.keys(item).length !== 1) {
+      throw new MergeError(
+        "MASTER_CONFIG",
+        `ext_pillar item ${index + 1} must be a mapping with one key (stack, mysql, ...)`,
+        {
+          source: { file, line: at?.line, column: at?.column },
+        },
+      );
+    }
+    const type = Object.keys(item)[0]!;
+    entries.push({ index, type, value: item[type], line: at?.line });
+  });
+  return { file, document, value, entries };
+}
+
+/** `master.yml:14 (mysql entry 2)`: how `--explain` names an entry's contribution. */
+export function entryName(config: MasterConfig, entry: ExtPillarEntry): string {
+  const where = entry.line === undefined ? config.file : `${config.file}:${entry.line}`;
+  return `${where} (ext_pillar ${entry.index + 1}: ${entry.type})`;
+}

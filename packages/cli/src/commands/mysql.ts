@@ -1,0 +1,52 @@
+import type { Dict } from "@merge/core";
+import { createMysqlPillar, mergeExtPillar } from "@merge/source-mysql";
+import type { ExplainDocument } from "../explain/model.js";
+import { createOutputOptions, emit, requiredString, warn } from "./common.js";
+import { entryName, loadMasterConfig } from "./master-config.js";
+import { renderResult } from "./result.js";
+import type { CommandInput } from "./table.js";
+
+/** `merge mysql`: every `- mysql:` entry of the master configuration, run for one minion and merged as Salt does. */
+export async function execute({ values, io }: CommandInput): Promise<number> {
+  const options = createOutputOptions(values, "mysql");
+  const file = requiredString(values, "config", "mysql");
+  const minionId = requiredString(values, "minion-id", "mysql");
+  const config = await loadMasterConfig(file, io);
+  const entries = config.entries.filter((entry) => entry.type === "mysql");
+  if (entries.length === 0) warn(io, `${file}: ext_pillar has no mysql entries; the pillar is empty`);
+
+  let data: Dict;
+  const documents: ExplainDocument[] = [];
+  if (!options.explain) {
+    data = await fetchOnce(
+      config.value,
+      entries.map((entry) => entry.value),
+      minionId,
+    );
+  } else {
+    // Provenance: each entry is fetched on its own and the results folded as Salt folds them, so every value
+    // can be traced to the entry (and its line in the master file) that produced it.
+    data = {};
+    for (const entry of entries) {
+      const part = await fetchOnce(config.value, [entry.value], minionId);
+      documents.push({ name: entryName(config, entry), value: part });
+      data = mergeExtPillar(data, part);
+    }
+  }
+  const text = renderResult(data, options, {
+    title: `merge mysql --config ${file} --minion-id ${minionId}`,
+    documents,
+    events: [],
+  });
+  await emit(io, text, options.output);
+  return 0;
+}
+
+async function fetchOnce(connection: Dict, entries: readonly unknown[], minionId: string): Promise<Dict> {
+  const pillar = createMysqlPillar({ connection, entries });
+  try {
+    return await pillar.fetch(minionId);
+  } finally {
+    await pillar.close();
+  }
+}

@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
+import type { Dict } from "@merge/core";
+import { loadYamlWithPositions } from "@merge/yaml";
+import { captureRegistry } from "../explain/capture.js";
+import type { ExplainDocument } from "../explain/model.js";
+import { createTraceRecorder } from "../explain/recorder.js";
+import { createCliRegistry, createOutputOptions, emit, requiredString, warn } from "./common.js";
+import { entryName, loadMasterConfig } from "./master-config.js";
+import { renderResult } from "./result.js";
+import { mappingFile } from "./stack.js";
+import type { CommandInput } from "./table.js";
+
+/**
+ * `merge pillar`: the `ext_pillar:` list of a master configuration, run in order the way Salt compiles a minion's
+ * pillar: each entry sees the pillar compiled so far and its result is merged in with Salt's default strategy
+ * (mappings recursively, everything else replaced). `stack` and `mysql` entries are supported.
+ */
+export async function execute({ values, io }: CommandInput): Promise<number> {
+  const options = createOutputOptions(values, "pillar");
+  const file = requiredString(values, "config", "pillar");
+  const minionId = requiredString(values, "minion-id", "pillar");
+  const grains = (await mappingFile(values, "grains", io)) ?? {};
+  const config = await loadMasterConfig(file, io);
+  // Relative stack paths in the master file are read from the master file's directory.
+  const baseDir = dirname(resolve(io.cwd, file));
+
+  const recorder = options.explain ? createTraceRecorder() : undefined;
+  const merged: unknown[] = [];
+  const documents: ExplainDocument[] = [];
+  let pillar: Dict = {};
+  let stackRegistry: Awaited<ReturnType<typeof createCliRegistry>> | undefined;
+  let mergeExtPillar: ((base: Dict, incoming: Dict) => Dict) | undefined;
+
+  for (const entry of config.entries) {
+    if (entry.type === "stack") {
+      const { loadStack } = await import("@merge/source-stack");
+      const loaderOptions: Parameters<typeof loadStack>[0] = {
+        config: entry.value as Parameters<typeof loadStack>[0]["config"],
+        cwd: baseDir,
+        opts: config.value,
+        minionId,
+        pillar,
+        grains,
+      };
+      if (recorder !== undefined) {
+        stackRegistry ??= await createCliRegistry(options.plugins, io.cwd, "stack()");
+        Object.assign(loaderOptions, {
+          spec: "stack()",
+          registry: captureRegistry(stackRegistry, recorder, merged),
+        });
+      }
+      const before = merged.length;
+      const result = loadStack(loaderOptions);
+      for (const warning of result.warnings) {
+        warn(
+          io,
+          `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`,
+        );
+      }
+      if (recorder !== undefined) {
+        result.files.forEach((path, index) => {
+          const absolute = resolve(baseDir, path);
+          documents[before + index] = located(relative(io.cwd, absolute), absolute, merged[before + index]);
+        });
+      }
+      mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
+      pillar = mergeExtPillar(pillar, result.data);
+    } else if (entry.type === "mysql") {
+      const mysql = await import("@merge/source-mysql");
+      mergeExtPillar ??= mysql.mergeExtPillar;
+      const source = mysql.createMysqlPillar({ connection: config.value, entries: [entry.value] });
+      let part: Dict;
+      try {
+        part = await source.fetch(minionId);
+      } finally {
+        await source.close();
+      }
+      if (recorder !== undefined) {
+        documents[merged.length] = { name: entryName(config, entry), value: part };
+        merged.push(part);
+      }
+      pillar = mergeExtPillar(pillar, part);
+    } else {
+      warn(io, `${entryName(config, entry)}: merge runs only stack and mysql external pillars; skipped`);
+    }
+  }
+
+  const text = renderResult(pillar, options, {
+    title: `merge pillar --config ${file} --minion-id ${minionId}`,
+    documents,
+    events: recorder?.events ?? [],
+  });
+  await emit(io, text, options.output);
+  return 0;
+}
+
+function located(name: string, path: string, value: unknown): ExplainDocument {
+  try {
+    const positions = loadYamlWithPositions(readFileSync(path, "utf8"), { flavor: "salt" });
+    return { name, value, positionOf: (keys) => positions.positionOf(keys) };
+  } catch {
+    return { name, value };
+  }
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { merge, REPO } from "./helpers.js";
+
+const STACK = join(REPO, "examples", "stack");
+
+function masterFile(content: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "merge-cli-pillar-")), "master.yml");
+  writeFileSync(file, content);
+  return file;
+}
+
+describe("merge stack: arguments and input errors", () => {
+  it("needs --minion-id", () => {
+    const run = merge(["stack", "config.cfg"], { cwd: STACK });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--minion-id is required [USAGE]");
+  });
+
+  it("reports a missing grains file", () => {
+    const run = merge(["stack", "config.cfg", "--minion-id", "x", "--grains", "nope.yml"], { cwd: STACK });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe("error: nope.yml: no such file [FILE_NOT_FOUND]\n");
+  });
+
+  it("refuses grains that are not a mapping", () => {
+    const run = merge(["stack", "config.cfg", "--minion-id", "x", "--grains", "-"], {
+      cwd: STACK,
+      input: "- a\n",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: -:1:1: --grains must be a mapping.*\[INPUT_NOT_MAPPING\]\n$/);
+  });
+
+  it("warns about a missing stack config and prints an empty pillar, as Salt does", () => {
+    const run = merge(["stack", "missing.cfg", "--minion-id", "x"], { cwd: STACK });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("{}\n");
+    expect(run.stderr).toContain("[STACK_CONFIG_MISSING]");
+  });
+});
+
+describe("merge pillar", () => {
+  it("runs a stack ext_pillar named in a master file, relative to that file", () => {
+    const master = masterFile(`ext_pillar:\n  - stack: ${join(STACK, "config.cfg")}\n`);
+    const run = merge([
+      "pillar",
+      "--config",
+      master,
+      "--minion-id",
+      "test-1-dev",
+      "--grains",
+      join(STACK, "grains.yml"),
+      "-f",
+      "json",
+    ]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const direct = merge(
+      ["stack", "config.cfg", "--minion-id", "test-1-dev", "--grains", "grains.yml", "-f", "json"],
+      { cwd: STACK },
+    );
+    // The stack's own pillar.yml is not given here: the ext_pillar sees only what came before it (nothing).
+    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(direct.stdout));
+  });
+
+  it("explains a stack entry file by file", () => {
+    const master = masterFile(`ext_pillar:\n  - stack: ${join(STACK, "config.cfg")}\n`);
+    const run = merge(
+      [
+        "pillar",
+        "--config",
+        master,
+        "--minion-id",
+        "test-1-dev",
+        "--grains",
+        join(STACK, "grains.yml"),
+        "--explain",
+      ],
+      { cwd: REPO },
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("#   1. examples/stack/core.yml\n");
+    expect(run.stdout).toMatch(/^timezone: UTC # from examples\/stack\/core\.yml:\d+, added by stack\(\)$/m);
+  });
+
+  it("skips external pillars it does not run, with a warning naming the line", () => {
+    const master = masterFile("ext_pillar:\n  - git: master https://example.invalid/pillar.git\n");
+    const run = merge(["pillar", "--config", master, "--minion-id", "x"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("{}\n");
+    expect(run.stderr).toBe(
+      `warning: ${master}:2 (ext_pillar 1: git): merge runs only stack and mysql external pillars; skipped\n`,
+    );
+  });
+
+  it("refuses an ext_pillar that is not a list", () => {
+    const master = masterFile("ext_pillar:\n  stack: x.cfg\n");
+    const run = merge(["pillar", "--config", master, "--minion-id", "x"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `error: ${master}:1:1: ext_pillar must be a list of \`- name: configuration\` entries [MASTER_CONFIG]\n`,
+    );
+  });
+
+  it("needs --config", () => {
+    const run = merge(["pillar", "--minion-id", "x"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--config is required [USAGE]");
+  });
+});
