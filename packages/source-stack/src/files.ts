@@ -72,7 +72,11 @@ export class StackFiles implements GlobFs {
     let kind = this.cache ? this.kinds.get(abs) : undefined;
     if (kind === undefined) {
       kind = probe(abs);
-      if (this.cache) this.kinds.set(abs, kind);
+      if (this.cache) {
+        // Paths probed per host (minions/<id>.yml) would grow this without end on a long-lived loader.
+        if (this.kinds.size >= MAX_PROBES) this.kinds.clear();
+        this.kinds.set(abs, kind);
+      }
     }
     return kind;
   }
@@ -107,6 +111,8 @@ export class StackFiles implements GlobFs {
     return text;
   }
 }
+
+const MAX_PROBES = 50_000;
 
 export type FileKind = "file" | "dir" | "dangling" | "other" | "missing";
 
