@@ -273,6 +273,14 @@ describeWithServer("MySQL pillar against a real server", (server) => {
       expect(everything).not.toContain(server.password);
     });
 
+    it("keeps the password out of messages even when the query text contains it", async () => {
+      const error = await failure(run("web01", [`SELECT '${server.password}', 1 FROM missing_table_x`]));
+      expect(error.code).toBe("SQL_QUERY");
+      expect(error.message).toContain("missing_table_x");
+      expect(error.message).not.toContain(server.password);
+      expect(error.source?.file).toBe("query #1");
+    });
+
     it("reports an unknown database as SQL_UNKNOWN_DATABASE", async () => {
       const error = await failure(
         mysqlPillar(

@@ -1,5 +1,5 @@
 import type { EventEmitter } from "node:events";
-import { type Dict, isMergeError, isPlainObject, type MergeError } from "@merge/core";
+import { type Dict, isMergeError, isPlainObject, MergeError } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import { fixRow, floatColumns } from "./columns.js";
 import { redact, wrapDriverError } from "./driver-errors.js";
@@ -253,16 +253,17 @@ function describeServer(settings: MysqlSettings): string {
   return settings.socketPath === undefined ? `${settings.host}:${settings.port}` : settings.socketPath;
 }
 
-/** Last line of defence: no message leaves with the password in it. */
+/** Last line of defence: no message leaves with the password in it (code, query and details are kept). */
 function scrub(error: unknown, secrets: readonly string[]): unknown {
-  if (isMergeError(error) && secrets.some((secret) => secret !== "" && error.message.includes(secret))) {
-    const clean = mysqlError(
-      (error as MergeError).code as Parameters<typeof mysqlError>[0],
-      redact(error.message, secrets),
-    );
-    return clean;
+  if (!isMergeError(error) || !secrets.some((secret) => secret !== "" && error.message.includes(secret))) {
+    return error;
   }
-  return error;
+  return new MergeError(error.code, redact(error.message, secrets), {
+    source: error.source,
+    details: error.details,
+    cause: error.cause,
+    plugin: error.plugin,
+  });
 }
 
 /**
