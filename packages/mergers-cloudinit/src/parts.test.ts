@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mergeCloudConfig } from "./parts.js";
+import { createCloudInitRegistry } from "./plugins.js";
 
 const texts = (...parts: string[]) => parts.map((text, i) => ({ text, name: `p${i + 1}.yaml` }));
 const merged = (...parts: string[]) => mergeCloudConfig(texts(...parts)).value;
@@ -284,5 +285,39 @@ describe("mergeCloudConfig: names", () => {
     ).toEqual({
       a: [1, 2],
     });
+  });
+});
+
+describe("mergeCloudConfig: options", () => {
+  it("refuses an unknown mode", () => {
+    expect(() => mergeCloudConfig([], { mode: "other" as "current" })).toThrow(
+      expect.objectContaining({ code: "CLOUD_CONFIG_MODE" }),
+    );
+  });
+  it("records which merger decided what when a trace sink is given", () => {
+    const events: { action: string; merger: string; path: readonly (string | number)[] }[] = [];
+    mergeCloudConfig(
+      [{ text: "a: [1]" }, { text: "merge_how: 'dict(recurse_list)+list(append)'\na: [2]\nb: 1\n" }],
+      { trace: { record: (event) => events.push(event) } },
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({ action: "appended", merger: "list(append)", path: ["a"] }),
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({ action: "added", merger: "dict(recurse_list)", path: ["b"] }),
+    );
+  });
+  it("uses a registry of your own", () => {
+    const registry = createCloudInitRegistry();
+    registry.register({
+      name: "keep",
+      kinds: ["dict"],
+      options: {},
+      create: () => ({ dict: (base) => base }),
+    });
+    const result = mergeCloudConfig([{ text: "a: 1" }, { text: "merge_how: 'keep()'\na: 2\n" }], {
+      registry,
+    });
+    expect(result.value).toEqual({ a: 1 });
   });
 });
