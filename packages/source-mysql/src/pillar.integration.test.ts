@@ -195,6 +195,29 @@ describeWithServer("MySQL pillar against a real server", (server) => {
     expect((rows as { n: number }[])[0]?.n).toBe(7);
   });
 
+  it("keeps __proto__ from column values and names as data", async () => {
+    const out = await run("x", [
+      "SELECT '__proto__', 'polluted' FROM DUAL WHERE %s <> ''",
+      { query: "SELECT 'row', 1 AS `__proto__`, 2 AS `constructor`", depth: 1 },
+    ]);
+    expect(Object.keys(out)).toEqual(["__proto__", "row"]);
+    expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toBe("polluted");
+    expect(Object.keys(out.row as object)).toEqual(["__proto__", "constructor"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+
+  it("lets fetches that already started finish when the pillar is closed", async () => {
+    const pillar = createMysqlPillar({
+      connection: settingsFor(server, db.name),
+      queries: ["SELECT 'slept', SLEEP(0.2) + %s"],
+    });
+    const pending = pillar.fetch("1");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await pillar.close();
+    expect(await pending).toEqual({ slept: 1 });
+  });
+
   it("connects through the Unix socket and from a URL", async () => {
     if (server.socket !== undefined) {
       const out = await mysqlPillar(

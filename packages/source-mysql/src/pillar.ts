@@ -75,6 +75,9 @@ function plainQuery(connection: PoolConnection, sql: string): Promise<void> {
  */
 export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
   const settings = settingsOf(options.connection);
+  if (options.entries !== undefined && !Array.isArray(options.entries)) {
+    throw mysqlError("SQL_CONFIG", "entries must be a list of `- mysql:` values");
+  }
   const entryValues = options.entries ?? (options.queries === undefined ? [] : [options.queries]);
   const entries = entryValues.map(prepareEntry);
   const queryTimeout = options.queryTimeout ?? DEFAULT_QUERY_TIMEOUT;
@@ -84,6 +87,7 @@ export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
   let poolPromise: Promise<Pool> | undefined;
   let closed = false;
   const cleanups = new Set<Promise<void>>();
+  const running = new Set<Promise<unknown>>();
 
   const getPool = (): Promise<Pool> => {
     poolPromise ??= openPool(settings, options);
@@ -231,15 +235,21 @@ export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
   return {
     queries: entries.map((entry) => entry.map((query) => query.spec)),
     fetch: async (minionId) => {
+      const job = fetch(minionId);
+      running.add(job);
       try {
-        return await fetch(minionId);
+        return await job;
       } catch (error) {
         throw scrub(error, secrets);
+      } finally {
+        running.delete(job);
       }
     },
     async close() {
       if (closed) return;
       closed = true;
+      // Let fetches that already started finish (or fail) before their connections go away.
+      await Promise.allSettled([...running]);
       if (poolPromise !== undefined) {
         const pool = await poolPromise.catch(() => undefined);
         if (pool !== undefined) await new Promise<void>((resolve) => pool.end(() => resolve()));

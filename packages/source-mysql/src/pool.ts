@@ -43,6 +43,9 @@ export function driverOptions(settings: MysqlSettings, limits: PoolLimits = {}):
     multipleStatements: false,
     namedPlaceholders: false,
     enableKeepAlive: true,
+    // mysql2's generated (eval) row parser refuses a column named `__proto__`, which is ordinary data for a pillar;
+    // its static parser reads rows as arrays without that check, and no code is generated from server-sent names.
+    disableEval: true,
   };
   if (settings.socketPath !== undefined) options.socketPath = settings.socketPath;
   else {
