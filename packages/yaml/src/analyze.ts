@@ -27,7 +27,9 @@ const BREAKS = "\n\u0085\u2028\u2029";
 
 function isUnicodePrintable(cp: number, libyaml: boolean): boolean {
   if (cp === 0xfeff) return false;
-  if (cp === 0x85 || (cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd)) return true;
+  // libyaml's printable test leaves out NEL (U+0085) as well.
+  if (cp === 0x85) return !libyaml;
+  if ((cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd)) return true;
   return !libyaml && cp >= 0x10000 && cp < 0x10ffff;
 }
 
@@ -89,7 +91,8 @@ export function analyzeScalar(text: string, options: AnalyzeOptions): ScalarAnal
         blockIndicators = true;
       }
     }
-    const isBreak = BREAKS.includes(ch);
+    // libyaml also counts a carriage return as a line break.
+    const isBreak = BREAKS.includes(ch) || (options.libyaml && ch === "\r");
     if (isBreak) lineBreaks = true;
     const cp = ch.codePointAt(0)!;
     if (!(ch === "\n" || (cp >= 0x20 && cp <= 0x7e))) {

@@ -282,7 +282,7 @@ export class YamlConstructor {
       }
       const value = this.deref(pair.value as AnyNode);
       if (isMap(value)) {
-        merged.push(...this.flatten(value));
+        this.append(merged, this.flatten(value), node);
       } else if (isSeq(value)) {
         const groups: PairRef[][] = [];
         for (const raw of value.items) {
@@ -297,7 +297,7 @@ export class YamlConstructor {
           groups.push(this.flatten(sub));
         }
         // Earlier mappings of the list win, so they are applied last.
-        for (let i = groups.length - 1; i >= 0; i--) merged.push(...groups[i]!);
+        for (let i = groups.length - 1; i >= 0; i--) this.append(merged, groups[i]!, node);
       } else {
         this.fail(
           "YAML_PARSE",
@@ -329,9 +329,14 @@ export class YamlConstructor {
     } else {
       result = merged.concat(explicit);
     }
-    this.spend(merged.length, node);
     this.flattened.set(node, result);
     return result;
+  }
+
+  /** Appends merged pairs one by one (no spread: lists can be long), charging them to the node budget first. */
+  private append(target: PairRef[], pairs: readonly PairRef[], node: AnyNode): void {
+    this.spend(pairs.length, node);
+    for (const pair of pairs) target.push(pair);
   }
 
   private hasMerge(node: YAMLMap): boolean {

@@ -72,6 +72,15 @@ function settings(options: DumpYamlOptions): Settings {
   return out as Settings;
 }
 
+// Python's str.strip() whitespace (it differs from String.prototype.trim: \x1c-\x1f and NEL yes, BOM no).
+const PY_SPACE =
+  "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PY_STRIP = new RegExp(`^${PY_SPACE}+|${PY_SPACE}+$`, "g");
+
+function pythonStrip(text: string): string {
+  return text.replace(PY_STRIP, "");
+}
+
 /** The serializer's anchors: a node reached a second time gets `id001`, `id002`... in the order of those visits. */
 function assignAnchors(root: YNode): Map<YNode, string | null> {
   const anchors = new Map<YNode, string | null>();
@@ -122,7 +131,7 @@ export function dumpYaml(value: unknown, options: DumpYamlOptions = {}): string 
   );
   let text = emitter.document(root);
   if (s.trim) {
-    text = text.trim();
+    text = pythonStrip(text);
     if (text.endsWith("\n...")) text = text.slice(0, -4);
   }
   return text;

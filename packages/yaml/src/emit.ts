@@ -114,7 +114,8 @@ export class Emitter {
       const analysis = analyzeScalar(node.value, this.o);
       const style = this.chooseStyle(node, analysis);
       if (!((style === "" && node.implicit[0]) || (style !== "" && node.implicit[1]))) {
-        this.writeIndicator(prepareTag(node.tag), true);
+        // libyaml marks a quoted scalar whose tag the resolver would find in plain text with the bare `!`.
+        this.writeIndicator(this.o.libyaml && node.implicit[0] ? "!" : prepareTag(node.tag), true);
       }
       this.increaseIndent(true, false);
       this.scalar(analysis, style);
@@ -199,29 +200,30 @@ export class Emitter {
     this.indent = this.indents.pop() ?? null;
   }
 
+  /**
+   * Whether a key can be written `key: value` rather than `? key`. PyYAML counts code points plus the anchor and
+   * the tag (which its serializer always passes) and wants fewer than 128; libyaml counts UTF-8 bytes plus the
+   * anchor and only a tag it will print, and accepts up to 128.
+   */
   private checkSimpleKey(node: YNode): boolean {
     const anchor = this.anchors.get(node) ?? null;
-    let length = 0;
-    if (anchor !== null) {
-      length += anchor.length;
-      if (this.emitted.has(node)) return this.fitsSimpleKey(length);
-    }
+    const libyaml = this.o.libyaml;
+    let length = anchor === null ? 0 : anchor.length;
+    if (anchor !== null && this.emitted.has(node)) return libyaml ? length <= 128 : length < 128;
+    let simple: boolean;
     if (node.kind === "scalar") {
       const analysis = analyzeScalar(node.value, this.o);
-      const tagged = !(node.implicit[0] || node.implicit[1]);
-      if (tagged) length += prepareTag(node.tag).length;
-      length += analysis.chars.length;
-      return this.fitsSimpleKey(length) && !analysis.empty && !analysis.multiline;
+      const shown = !(node.implicit[0] || node.implicit[1]);
+      if (!libyaml || shown) length += prepareTag(node.tag).length;
+      length += libyaml ? Buffer.byteLength(node.value, "utf8") : analysis.chars.length;
+      // libyaml accepts the empty string (`'': v`), PyYAML writes `? ''`.
+      simple = (libyaml || !analysis.empty) && !analysis.multiline;
+    } else {
+      const implicit = node.tag === (node.kind === "seq" ? "tag:yaml.org,2002:seq" : "tag:yaml.org,2002:map");
+      if (!libyaml || !implicit) length += prepareTag(node.tag).length;
+      simple = node.kind === "seq" ? node.items.length === 0 : node.pairs.length === 0;
     }
-    const implicit = node.tag === (node.kind === "seq" ? "tag:yaml.org,2002:seq" : "tag:yaml.org,2002:map");
-    if (!implicit) length += prepareTag(node.tag).length;
-    const empty = node.kind === "seq" ? node.items.length === 0 : node.pairs.length === 0;
-    return this.fitsSimpleKey(length) && empty;
-  }
-
-  private fitsSimpleKey(length: number): boolean {
-    // PyYAML: shorter than 128; libyaml: at most 128.
-    return this.o.libyaml ? length <= 128 : length < 128;
+    return simple && (libyaml ? length <= 128 : length < 128);
   }
 
   private chooseStyle(node: YScalar, analysis: ScalarAnalysis): Style {
@@ -305,7 +307,8 @@ export class Emitter {
   }
 
   private writePlain(chars: readonly string[], split: boolean): void {
-    if (this.rootContext) this.openEnded = true;
+    // PyYAML ends a document whose root is a plain scalar with `...`; libyaml does not.
+    if (this.rootContext && !this.o.libyaml) this.openEnded = true;
     if (chars.length === 0) return;
     if (!this.whitespace) this.raw(" ", 1);
     this.whitespace = false;

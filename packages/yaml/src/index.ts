@@ -21,3 +21,4 @@ export {
   yamlScalarStyle,
   yamlSingleQuote,
 } from "./quote.js";
+export { createYamlLoader, type YamlLoader, type YamlLoaderOptions } from "./loader.js";

@@ -161,35 +161,40 @@ function checkTree(
 }
 
 /**
- * Deeply nested flow collections (`[[[[...`) make the syntax tree builder slow long before the depth check could
- * see them, so when the text holds enough brackets to be suspect, the lexer (which knows when `[` is an indicator)
- * measures flow nesting first and stops at the limit.
+ * Deeply nested flow collections (`[[[[...`) and same-line block sequences (`- - - - x`) make the syntax tree
+ * builder slow long before the depth check could see them, so when the text looks suspect the lexer (which knows
+ * when `[` or `-` is an indicator) measures that nesting first and stops at the limit.
  */
-function checkFlowDepth(text: string, maxDepth: number, file: string | undefined): void {
+function checkLexicalDepth(text: string, maxDepth: number, file: string | undefined): void {
   let brackets = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 91 || c === 123) brackets++;
   }
-  if (brackets <= maxDepth) return;
+  if (brackets <= maxDepth && !text.includes("- - - - - - - - ")) return;
   let depth = 0;
+  let lineDepth = 0;
   let offset = 0;
+  let scalarNext = false;
   for (const lexeme of new Lexer().lex(text)) {
-    if (lexeme === "[" || lexeme === "{") {
-      depth++;
-      if (depth > maxDepth) {
-        const lines = new LineCounter();
-        lines.addNewLine(0);
-        for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1))
-          lines.addNewLine(i + 1);
-        throw yamlError(
-          "DEPTH_LIMIT",
-          `collections nested deeper than ${maxDepth} levels`,
-          file,
-          mark(lines, offset),
-        );
-      }
-    } else if (lexeme === "]" || lexeme === "}") depth--;
+    if (scalarNext) scalarNext = false;
+    else if (lexeme === "[" || lexeme === "{") depth++;
+    else if (lexeme === "]" || lexeme === "}") depth--;
+    else if (lexeme === "-" || lexeme === "?") lineDepth++;
+    else if (lexeme === "\n" || lexeme === "\r\n") lineDepth = 0;
+    else if (lexeme === "\x1f") scalarNext = true;
+    if (depth + lineDepth > maxDepth) {
+      const lines = new LineCounter();
+      lines.addNewLine(0);
+      for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1))
+        lines.addNewLine(i + 1);
+      throw yamlError(
+        "DEPTH_LIMIT",
+        `collections nested deeper than ${maxDepth} levels`,
+        file,
+        mark(lines, offset),
+      );
+    }
     // The lexer's control lexemes (document start, flow end, scalar) carry no source text.
     if (lexeme !== "\x02" && lexeme !== "\x18" && lexeme !== "\x1f") offset += lexeme.length;
   }
@@ -213,7 +218,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
     );
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  checkFlowDepth(text, maxDepth, file);
+  checkLexicalDepth(text, maxDepth, file);
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   const strictTabs = (options.flavor ?? "pyyaml") === "pyyaml" && text.includes("\t");
   for (const token of tokens) checkTree(token, maxDepth, strictTabs, lines, file);

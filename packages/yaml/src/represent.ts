@@ -47,9 +47,9 @@ function scalar(tag: string, value: string, style?: "|"): YScalar {
   return { kind: "scalar", tag, value, style, implicit: [resolvePlain(value) === tag, tag === TAG.str] };
 }
 
-/** Python's `repr` of an int-valued number (no exponent, unlike `String(1e21)`). */
+/** Python's `repr` of a safe integer (`-0` is plain `0`). */
 function intText(value: number): string {
-  return Math.abs(value) < 1e21 ? String(value === 0 ? 0 : value) : BigInt(value).toString();
+  return String(value === 0 ? 0 : value);
 }
 
 /** `SafeRepresenter.represent_float`: `.nan`, `.inf`, and `repr()` with a `.0` forced before a bare exponent. */
@@ -154,7 +154,8 @@ export class Representer {
       case "bigint":
         return scalar(TAG.int, value.toString());
       case "number":
-        return Number.isInteger(value)
+        // The loader returns integers beyond 2^53 as bigint, so an unsafe integral number is taken for a float.
+        return Number.isSafeInteger(value)
           ? scalar(TAG.int, intText(value))
           : scalar(TAG.float, floatText(value));
       case "undefined":

@@ -1,0 +1,200 @@
+import { isMergeError, type MergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { dumpYaml } from "./dump.js";
+import { loadYaml } from "./load.js";
+
+function fails(run: () => unknown): MergeError {
+  try {
+    run();
+  } catch (error) {
+    if (isMergeError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a MergeError");
+}
+
+describe("dumpYaml presets", () => {
+  const value = { b: [1, "two", null, true, 1.5], a: { v: "yes", w: "a: b", x: 'say "hi"' } };
+
+  it("writes yaml.safe_dump's block style with sorted keys by default", () => {
+    expect(dumpYaml(value)).toBe(
+      "a:\n  v: 'yes'\n  w: 'a: b'\n  x: say \"hi\"\nb:\n- 1\n- two\n- null\n- true\n- 1.5\n",
+    );
+  });
+
+  it("writes Salt's |yaml filter output", () => {
+    expect(dumpYaml(value, { preset: "salt" })).toBe(
+      "{a: {v: 'yes', w: 'a: b', x: say \"hi\"}, b: [1, two, null, true, 1.5]}",
+    );
+    expect(dumpYaml(value, { preset: "salt", style: "auto" })).toBe(
+      "a: {v: 'yes', w: 'a: b', x: say \"hi\"}\nb: [1, two, null, true, 1.5]",
+    );
+    expect(dumpYaml("abc", { preset: "salt" })).toBe("abc");
+    expect(dumpYaml(undefined, { preset: "salt" })).toBe("NULL");
+    expect(dumpYaml({ e: "😀", f: "é" }, { preset: "salt" })).toBe('{e: "\\U0001F600", f: é}');
+  });
+
+  it("writes cloud-init's safeyaml.dumps output (indent 4, --- and ...)", () => {
+    expect(dumpYaml({ users: [{ name: "bob", groups: ["a", "b"] }], x: 1 }, { preset: "cloud-init" })).toBe(
+      "---\nusers:\n-   groups:\n    - a\n    - b\n    name: bob\nx: 1\n...\n",
+    );
+  });
+
+  it("writes the readable preset in insertion order without aliases", () => {
+    const shared = { k: 1 };
+    expect(dumpYaml({ z: shared, a: shared, é: "ü" }, { preset: "readable" })).toBe(
+      "z:\n  k: 1\na:\n  k: 1\né: ü\n",
+    );
+  });
+});
+
+describe("scalars", () => {
+  it("quotes strings that would read back as another type", () => {
+    const strings = [
+      "yes",
+      "No",
+      "on",
+      "123",
+      "0755",
+      "12:30",
+      "1.5",
+      ".inf",
+      "~",
+      "null",
+      "",
+      "<<",
+      "2001-12-14",
+      "=",
+    ];
+    expect(dumpYaml(strings, { style: "flow" })).toBe(
+      "['yes', 'No', 'on', '123', '0755', '12:30', '1.5', '.inf', '~', 'null', '', '<<',\n  '2001-12-14', '=']\n",
+    );
+    expect(dumpYaml(["y", "n", "1e3", "08", "abc"], { style: "flow" })).toBe("[y, n, 1e3, 08, abc]\n");
+  });
+
+  it("quotes leading indicators, ': ' and ' #', and flow indicators only in flow context", () => {
+    expect(dumpYaml({ a: "- x", b: "a: b", c: "a #b", d: "a,b", e: "[x]", f: "a:b", g: "#x" })).toBe(
+      "a: '- x'\nb: 'a: b'\nc: 'a #b'\nd: a,b\ne: '[x]'\nf: a:b\ng: '#x'\n",
+    );
+    expect(dumpYaml(["a,b", "a:b", "a}b"], { style: "flow" })).toBe("['a,b', 'a:b', 'a}b']\n");
+  });
+
+  it("double-quotes tabs, control characters and (without allow_unicode) non-ASCII", () => {
+    expect(dumpYaml(["a\tb", "\u0007", "é", "trailing ", " lead"])).toBe(
+      '- "a\\tb"\n- "\\a"\n- "\\xE9"\n- \'trailing \'\n- \' lead\'\n',
+    );
+  });
+
+  it("writes newlines inside single quotes as blank lines", () => {
+    expect(dumpYaml({ a: "l1\nl2" })).toBe("a: 'l1\n\n  l2'\n");
+    expect(dumpYaml({ a: "l1\n  l2" })).toBe('a: "l1\\n  l2"\n');
+  });
+
+  it("wraps long strings at width 80", () => {
+    const long = `${"word ".repeat(20)}end`;
+    expect(dumpYaml({ k: long })).toBe(
+      `k: word word word word word word word word word word word word word word word word\n  word word word word end\n`,
+    );
+    expect(dumpYaml({ k: long }, { width: 40 }).split("\n").length).toBeGreaterThan(3);
+  });
+
+  it("writes numbers as Python does", () => {
+    expect(
+      dumpYaml([
+        1,
+        -0,
+        1.5,
+        0.1,
+        1e-5,
+        1e16,
+        1.5e300,
+        Number.NaN,
+        Infinity,
+        -Infinity,
+        12345678901234567890n,
+      ]),
+    ).toBe(
+      "- 1\n- 0\n- 1.5\n- 0.1\n- 1.0e-05\n- 1.0e+16\n- 1.5e+300\n- .nan\n- .inf\n- -.inf\n- 12345678901234567890\n",
+    );
+  });
+
+  it("writes timestamps, binary data and sets with their tags where needed", () => {
+    const v = loadYaml("d: 2001-12-14\nt: 2001-12-14 21:59:43.10 -5\nn: 2001-12-14 21:59:43") as Record<
+      string,
+      unknown
+    >;
+    expect(dumpYaml(v)).toBe("d: 2001-12-14\nn: 2001-12-14 21:59:43\nt: 2001-12-14 21:59:43.100000-05:00\n");
+    expect(dumpYaml(new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 6)))).toBe(
+      "2020-01-02 03:04:05.006000+00:00\n...\n",
+    );
+    expect(dumpYaml({ b: new Uint8Array(Buffer.from("hello")) })).toBe("b: !!binary |\n  aGVsbG8=\n");
+    expect(dumpYaml(new Set(["b", "a"]))).toBe("!!set\na: null\nb: null\n");
+  });
+});
+
+describe("collections", () => {
+  it("writes an object met twice once, with &id001 / *id001", () => {
+    const x = [1];
+    const y = { k: "v" };
+    expect(dumpYaml({ a: x, b: x, c: y, d: y })).toBe(
+      "a: &id001\n- 1\nb: *id001\nc: &id002\n  k: v\nd: *id002\n",
+    );
+    expect(dumpYaml({ a: x, b: x }, { aliases: false })).toBe("a:\n- 1\nb:\n- 1\n");
+  });
+
+  it("writes a recursive structure with an alias, and refuses it without aliases", () => {
+    const loop: unknown[] = [];
+    loop.push(loop);
+    expect(dumpYaml(loop)).toBe("&id001\n- *id001\n");
+    expect(fails(() => dumpYaml(loop, { aliases: false })).code).toBe("YAML_DUMP");
+  });
+
+  it("sorts keys by code point, and keeps insertion order for keys Python cannot compare", () => {
+    expect(dumpYaml({ b: 1, B: 2, _: 3, a: 4, "10": 5, "9": 6 }, { style: "flow" })).toBe(
+      "{'10': 5, '9': 6, B: 2, _: 3, a: 4, b: 1}\n",
+    );
+    expect(
+      dumpYaml(
+        new Map<unknown, unknown>([
+          [10, "a"],
+          [9, "b"],
+        ]),
+        { style: "flow" },
+      ),
+    ).toBe("{9: b, 10: a}\n");
+    expect(
+      dumpYaml(
+        new Map<unknown, unknown>([
+          ["x", 1],
+          [1, 2],
+        ]),
+        { style: "flow" },
+      ),
+    ).toBe("{x: 1, 1: 2}\n");
+  });
+
+  it("writes empty collections in flow style and long keys as complex keys", () => {
+    expect(dumpYaml({ a: [], b: {} })).toBe("a: []\nb: {}\n");
+    expect(dumpYaml({ ["k".repeat(130)]: 1 })).toBe(`? ${"k".repeat(130)}\n: 1\n`);
+  });
+
+  it("round-trips through the loader", () => {
+    const value = {
+      s: ["yes", "0755", "1:30", "a: b", "multi\nline", "tab\there", "", "~"],
+      n: [1, 1.5, -2],
+      o: { "1": true },
+    };
+    for (const preset of ["pyyaml", "cloud-init", "salt", "readable"] as const) {
+      expect(loadYaml(dumpYaml(value, { preset }))).toEqual(value);
+    }
+  });
+
+  it("refuses values YAML cannot hold", () => {
+    expect(fails(() => dumpYaml({ f: () => 1 })).code).toBe("YAML_DUMP");
+    expect(fails(() => dumpYaml(new (class Point {})())).code).toBe("YAML_DUMP");
+    expect(fails(() => dumpYaml({ u: undefined }, { undefinedAs: "error" })).code).toBe("YAML_DUMP");
+    let deep: unknown = 1;
+    for (let i = 0; i < 2000; i++) deep = [deep];
+    expect(fails(() => dumpYaml(deep)).code).toBe("DEPTH_LIMIT");
+  });
+});
