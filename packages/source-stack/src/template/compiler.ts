@@ -356,7 +356,7 @@ class PyCompiler extends BaseCompiler {
       const name = String(target.value);
       const id = this.localId(frame, name);
       if (id !== undefined) this._emitLine(`${id} = ${value};`);
-      this._emitLine(`frame.set(${str(name)}, ${value}, true);`);
+      this._emitLine(`runtime.pySetVar(frame, ${str(name)}, ${value});`);
       this._emitLine(`if (frame.topLevel) { context.setVariable(${str(name)}, ${value});`);
       if (name.charAt(0) !== "_") this._emitLine(`context.addExport(${str(name)}, ${value});`);
       this._emitLine("}");
@@ -369,10 +369,10 @@ class PyCompiler extends BaseCompiler {
       const u = this._tmpid();
       this._emitLine(`var ${u} = runtime.pyUnpack(${item}, ${names.length});`);
       names.forEach((n, i) => {
-        this._emitLine(`${ids[i]} = ${u}[${i}]; frame.set(${str(n.value)}, ${ids[i]});`);
+        this._emitLine(`${ids[i]} = ${u}[${i}]; frame.variables[${str(n.value)}] = ${ids[i]};`);
       });
     } else {
-      this._emitLine(`${ids[0]} = ${item}; frame.set(${str(node.name.value)}, ${ids[0]});`);
+      this._emitLine(`${ids[0]} = ${item}; frame.variables[${str(node.name.value)}] = ${ids[0]};`);
     }
   }
 
@@ -408,7 +408,7 @@ class PyCompiler extends BaseCompiler {
     }
     this._emitLine(`var ${len} = ${arr}.length;`);
     this._emitLine(`var ${loop} = new runtime.PyLoop(${arr});`);
-    this._emitLine(`frame.set("loop", ${loop});`);
+    this._emitLine(`frame.variables.loop = ${loop};`);
     this._emitLine(`for (var ${i} = 0; ${i} < ${len}; ${i}++) {`);
     this._emitLine(`${loop}.index0 = ${i};`);
     this.bindLoopNames(node, `${arr}[${i}]`, ids);
@@ -450,13 +450,15 @@ class PyCompiler extends BaseCompiler {
     this._emitLine("try {");
     const compileFrame = keepFrame ? frame.push(true) : new njRuntime.Frame(undefined, true);
     params.forEach((p, k) => {
-      this._emit(`frame.set(${str(p.name)}, ${a}.args[${k}] !== runtime.MISSING ? ${a}.args[${k}] : `);
+      this._emit(
+        `frame.variables[${str(p.name)}] = (${a}.args[${k}] !== runtime.MISSING ? ${a}.args[${k}] : `,
+      );
       if (p.def) this.compile(p.def, compileFrame);
       else this._emit("undefined");
       this._emitLine(");");
     });
-    this._emitLine(`frame.set("varargs", ${a}.varargs); frame.set("kwargs", ${a}.kwargs);`);
-    this._emitLine(`if (${a}.caller !== undefined) frame.set("caller", ${a}.caller);`);
+    this._emitLine(`frame.variables.varargs = ${a}.varargs; frame.variables.kwargs = ${a}.kwargs;`);
+    this._emitLine(`if (${a}.caller !== undefined) frame.variables.caller = ${a}.caller;`);
     const buf = this._pushBuffer();
     this._withScopedSyntax(() => this.compile(node.body, compileFrame));
     this._emitLine(`frame = ${callerFrame};`);
@@ -467,6 +469,24 @@ class PyCompiler extends BaseCompiler {
     this._emitLine("});");
     this._popBuffer();
     return funcId;
+  }
+
+  compilePyWith(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    const values = (node.values as NjAny[]).map((v) => {
+      const id = this._tmpid();
+      this._emit(`var ${id} = `);
+      this.compile(v, frame);
+      this._emitLine(";");
+      return id;
+    });
+    const inner = frame.push(true);
+    this._emitLine("frame = frame.push(true);");
+    (node.targets as NjAny[]).forEach((t, i) => {
+      this._emitLine(`frame.variables[${str(String(t.value))}] = ${values[i]};`);
+    });
+    this._withScopedSyntax(() => this.compile(node.body, inner));
+    this._emitLine("frame = frame.pop();");
   }
 
   compilePyImportData(node: NjAny, frame: NjAny): void {

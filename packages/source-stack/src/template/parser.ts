@@ -17,6 +17,8 @@ export const PyImportData: NjAny = Node.extend("PyImportData", {
 });
 /** `{% load_yaml as v %}...{% endload %}`: parse the rendered block. */
 export const PyLoadData: NjAny = Node.extend("PyLoadData", { fields: ["kind", "body"] });
+/** `{% with %}` scope. */
+export const PyWith: NjAny = Node.extend("PyWith", { fields: ["targets", "values", "body"] });
 /** A `for` loop with Jinja's optional `if` filter. */
 export const PyFor: NjAny = njNodes.For.extend("PyFor", {
   fields: ["arr", "name", "body", "else_", "filter"],
@@ -37,6 +39,7 @@ class PyParser extends BaseParser {
     if (tok && tok.type === njLexer.TOKEN_SYMBOL) {
       if (this.breakOnBlocks && this.breakOnBlocks.indexOf(tok.value) !== -1) return null;
       if (tok.value === "do") return this.parseDo();
+      if (tok.value === "with") return this.parseWith();
       if (tok.value === "for") return this.parsePyFor();
       if (IMPORT_TAGS[tok.value] !== undefined) return this.parseImportData(IMPORT_TAGS[tok.value] as string);
       if (LOAD_TAGS[tok.value] !== undefined) return this.parseLoadData(LOAD_TAGS[tok.value] as string);
@@ -49,6 +52,24 @@ class PyParser extends BaseParser {
     const node = new PyDo(tok.lineno, tok.colno, this.parseExpression());
     this.advanceAfterBlockEnd(tok.value);
     return node;
+  }
+
+  /** `{% with a = 1, b = x %}...{% endwith %}`: names visible only inside the block. */
+  parseWith(): NjAny {
+    const tok = this.nextToken();
+    const targets: NjAny[] = [];
+    const values: NjAny[] = [];
+    while (this.peekToken()?.type === njLexer.TOKEN_SYMBOL) {
+      targets.push(this.parsePrimary(true));
+      if (!this.skipValue(njLexer.TOKEN_OPERATOR, "="))
+        this.fail("expected '=' in with", tok.lineno, tok.colno);
+      values.push(this.parseExpression());
+      if (!this.skip(njLexer.TOKEN_COMMA)) break;
+    }
+    this.advanceAfterBlockEnd(tok.value);
+    const body = this.parseUntilBlocks("endwith");
+    this.advanceAfterBlockEnd();
+    return new PyWith(tok.lineno, tok.colno, targets, values, body);
   }
 
   parsePyFor(): NjAny {
@@ -243,8 +264,14 @@ class PyParser extends BaseParser {
             tok.colno,
           );
         }
-        const key = new njNodes.Literal(val.lineno, val.colno, val.value);
-        node = new PyAttr(tok.lineno, tok.colno, node, key);
+        if (val.type === njLexer.TOKEN_INT) {
+          // `items.0` is a subscript in Jinja.
+          const index = new njNodes.Literal(val.lineno, val.colno, Number.parseInt(val.value, 10));
+          node = new njNodes.LookupVal(tok.lineno, tok.colno, node, index);
+        } else {
+          const key = new njNodes.Literal(val.lineno, val.colno, val.value);
+          node = new PyAttr(tok.lineno, tok.colno, node, key);
+        }
       } else {
         break;
       }

@@ -3,7 +3,7 @@
 // relative to the directory of the config file being processed, like Salt's FileSystemLoader(basedir).
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
-import { isMergeError, MergeError } from "@merge/core";
+import { isMergeError, MergeError, setKey } from "@merge/core";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
 import { jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
@@ -50,6 +50,18 @@ export function jinjaSource(text: string): string {
 }
 
 const PER_RENDER = new Set(["stack", "ymlpath"]);
+const PARSE_CACHE_SIZE = 512;
+
+/** A fresh copy of parsed data (dicts and lists; scalars and other objects are immutable here). */
+function copyData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyData);
+  if (isDict(value)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) setKey(out, k, copyData(value[k]));
+    return out;
+  }
+  return value;
+}
 
 function wrapRender(fn: NjAny): NjAny {
   return (env: NjAny, context: NjAny, frame: NjAny, _runtime: NjAny, cb: NjAny) =>
@@ -99,9 +111,11 @@ interface FileEntry {
 
 interface RenderState {
   cfgDir: string;
+  cfgPath: string;
   file: string;
   vars: Record<string, unknown>;
-  session: Map<string, string>;
+  /** Rendered import texts of this config run; looked up only when a template imports something. */
+  session: Map<string, string> | undefined;
 }
 
 class PyEnvironment extends NjEnvironment {
@@ -113,6 +127,8 @@ class PyEnvironment extends NjEnvironment {
   declare pyState: RenderState | undefined;
   declare pyFiles: Map<string, FileEntry>;
   declare pyCompiled: number;
+  declare pyParsed: Map<string, { value: unknown }>;
+  declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
 
   /** Resolves a template name as Jinja's FileSystemLoader would, inside the config's directory. */
   pyResolve(name: string): string | undefined {
@@ -131,7 +147,25 @@ class PyEnvironment extends NjEnvironment {
     return join(state.cfgDir, ...pieces);
   }
 
+  /**
+   * The template `name` refers to. Within one config run (host and config) a name is resolved and checked on disk
+   * once; the next run checks again (by size and mtime) and recompiles a file that changed.
+   */
   pyLoad(name: string): NjAny {
+    const state = this.pyState as RenderState;
+    state.session ??= this.pySessionFor(state.vars, state.cfgPath);
+    const key = `\0tpl\0${name}`;
+    const seen = state.session.get(key);
+    if (seen !== undefined) {
+      const entry = this.pyFiles.get(seen);
+      if (entry !== undefined) return entry.template;
+    }
+    const template = this.pyLoadFromDisk(name);
+    state.session.set(key, template.path);
+    return template;
+  }
+
+  pyLoadFromDisk(name: string): NjAny {
     const path = this.pyResolve(name);
     if (path === undefined)
       throw new TemplateProblem(`TemplateNotFound: ${name} (paths may not leave the config directory)`);
@@ -184,6 +218,7 @@ class PyEnvironment extends NjEnvironment {
     let text: string;
     if (withContext) text = template.render(context.getVariables());
     else {
+      state.session ??= this.pySessionFor(state.vars, state.cfgPath);
       const cached = state.session.get(template.path);
       if (cached !== undefined) text = cached;
       else {
@@ -196,6 +231,18 @@ class PyEnvironment extends NjEnvironment {
 
   pyParse(kind: string, text: string, file?: string): unknown {
     if (kind === "text") return text;
+    // Parsing is the costly part of an import; the same text parses to the same data, so keep the result and
+    // hand out copies (a template may change what it imported).
+    const key = `${kind}\0${text}`;
+    const hit = this.pyParsed.get(key);
+    if (hit !== undefined) return copyData(hit.value);
+    const value = this.pyParseUncached(kind, text, file);
+    if (this.pyParsed.size >= PARSE_CACHE_SIZE) this.pyParsed.clear();
+    this.pyParsed.set(key, { value });
+    return copyData(value);
+  }
+
+  pyParseUncached(kind: string, text: string, file?: string): unknown {
     const where = file ?? (this.pyState as RenderState).file;
     if (kind === "json") {
       try {
@@ -256,6 +303,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   } satisfies CompileNames;
   env.pyFiles = new Map<string, FileEntry>();
   env.pyCompiled = 0;
+  env.pyParsed = new Map();
   const base = baseGlobals();
   env.globals = Object.assign(Object.create(null), base);
 
@@ -294,11 +342,22 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     return session;
   };
 
+  env.pySessionFor = sessionFor;
+  const cfgDirs = new Map<string, string>();
+  const cfgDirOf = (cfgPath: string): string => {
+    let d = cfgDirs.get(cfgPath);
+    if (d === undefined) {
+      d = dirname(resolve(cfgPath));
+      cfgDirs.set(cfgPath, d);
+    }
+    return d;
+  };
+
   const render = (source: string, file: string, vars: Record<string, unknown>, cfgPath: string): string => {
     let entry = topLevel.get(file);
     if (entry === undefined || entry.source !== source) {
       const previous = env.pyState;
-      env.pyState = { cfgDir: dirname(resolve(cfgPath)), file, vars, session: new Map() };
+      env.pyState = { cfgDir: cfgDirOf(cfgPath), cfgPath, file, vars, session: new Map() };
       try {
         entry = { source, template: new PyTemplate(jinjaSource(source), env, file, true) };
       } catch (e) {
@@ -323,7 +382,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     }
     globals.__stack__ = stackObj;
     const previous = { state: env.pyState, globals: env.globals };
-    env.pyState = { cfgDir: dirname(resolve(cfgPath)), file, vars, session: sessionFor(vars, cfgPath) };
+    env.pyState = { cfgDir: cfgDirOf(cfgPath), cfgPath, file, vars, session: undefined };
     env.globals = globals;
     try {
       return entry.template.render(ctx) as string;

@@ -394,6 +394,27 @@ function pySlice(obj: unknown, start: unknown, stop: unknown, stepArg: unknown):
   return obj instanceof PyTuple ? PyTuple.of_(out) : out;
 }
 
+/**
+ * `{% set name = value %}`: assigns where the name already lives, up to the nearest loop/macro scope (Jinja's
+ * scoping), else in the current frame. Frame.set would do this too but splits the name on every call.
+ */
+function pySetVar(
+  frame: { variables: Record<string, unknown>; parent?: unknown; isolateWrites?: boolean },
+  name: string,
+  value: unknown,
+): void {
+  let f = frame;
+  for (;;) {
+    if (f.variables[name] !== undefined) {
+      f.variables[name] = value;
+      return;
+    }
+    if (f.isolateWrites || f.parent === undefined || f.parent === null) break;
+    f = f.parent as typeof frame;
+  }
+  frame.variables[name] = value;
+}
+
 function pySetAttr(obj: unknown, key: unknown, value: unknown): void {
   if (!(obj instanceof Namespace))
     throw new TemplateProblem("cannot assign attribute on non-namespace object");
@@ -513,6 +534,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyUnpack,
     pySlice,
     pySetAttr,
+    pySetVar,
     pyMacro,
     pyTagError,
     pyImportData,
