@@ -29,17 +29,21 @@ export function captureRegistry(registry: Registry, recorder: TraceRecorder, doc
     },
     resolve(spec: SpecInput, options: ResolveOptions = {}): Merger {
       const merger = registry.resolve(spec, { ...options, trace: recorder });
-      return {
-        spec: merger.spec,
-        label: merger.label,
-        handlerFor: (kind) => merger.handlerFor(kind),
-        setDocument: (index) => merger.setDocument(index),
-        merge(base, incoming) {
-          merger.setDocument(documents.length);
-          documents.push(incoming);
-          return merger.merge(base, incoming);
-        },
+      const note = (incoming: unknown) => {
+        merger.setDocument(documents.length);
+        documents.push(incoming);
       };
+      // Every entry point that merges one more document is wrapped; the rest of the merger is passed through.
+      const wrapped: Record<string, unknown> = { ...merger };
+      for (const name of ["merge", "mergeInto"]) {
+        const method = (merger as unknown as Record<string, unknown>)[name];
+        if (typeof method !== "function") continue;
+        wrapped[name] = (target: unknown, incoming: unknown, ...rest: unknown[]) => {
+          note(incoming);
+          return (method as (...args: unknown[]) => unknown).call(merger, target, incoming, ...rest);
+        };
+      }
+      return wrapped as unknown as Merger;
     },
   };
   return view;
