@@ -71,6 +71,12 @@ describe("config forms", () => {
     ).toEqual(["four.cfg", "one.cfg", "fallback.cfg"]);
   });
 
+  it("accepts the whole matcher map as a Map (as @merge/yaml reads it with typed keys)", () => {
+    const config = new Map([["grains:cpus", new Map<unknown, string>([[4, "four.cfg"]])]]);
+    expect(configPaths(config, sources)).toEqual(["four.cfg"]);
+    expect(codeOf(() => configPaths(new Map([[1, "x"]]) as never, sources))).toBe("STACK_CONFIG");
+  });
+
   it("rejects an unknown matcher type, a matcher without ':' and non-string paths", () => {
     expect(codeOf(() => configPaths({ "mine:x": { a: "b" } }, sources))).toBe("STACK_CONFIG");
     expect(codeOf(() => configPaths({ pillar: { a: "b" } }, sources))).toBe("STACK_CONFIG");

@@ -19,7 +19,11 @@ export type StackMatcher =
  * Where the config files come from, in the three forms of Salt's `ext_pillar: - stack:` setting: one path, a list
  * of paths, or a map of matchers such as `{"pillar:environment": {dev: "dev/stack.cfg"}}`.
  */
-export type StackConfig = string | readonly string[] | Readonly<Record<string, StackMatcher>>;
+export type StackConfig =
+  | string
+  | readonly string[]
+  | Readonly<Record<string, StackMatcher>>
+  | ReadonlyMap<string, StackMatcher>;
 
 export interface MatchSources {
   readonly pillar: unknown;
@@ -33,11 +37,19 @@ const SOURCES = ["pillar", "grains", "opts"] as const;
 export function configPaths(config: StackConfig, sources: MatchSources): string[] {
   if (typeof config === "string") return [config];
   if (Array.isArray(config)) return config.map((path, index) => checkPath(path, `config item ${index + 1}`));
-  if (!isPlainObject(config)) {
+  let entries: [unknown, unknown][];
+  if (config instanceof Map) entries = [...config.entries()];
+  else if (isPlainObject(config)) entries = Object.entries(config);
+  else
     throw stackError("STACK_CONFIG", "the stack config must be a path, a list of paths or a map of matchers");
-  }
   const out: string[] = [];
-  for (const matcher of Object.keys(config)) {
+  for (const [matcher, choices] of entries) {
+    if (typeof matcher !== "string") {
+      throw stackError(
+        "STACK_CONFIG",
+        `matcher ${JSON.stringify(matcher) ?? String(matcher)} must be a string`,
+      );
+    }
     const colon = matcher.indexOf(":");
     if (colon < 0) {
       throw stackError(
@@ -59,7 +71,7 @@ export function configPaths(config: StackConfig, sources: MatchSources): string[
       );
     }
     const found = traverse(sources[kind as (typeof SOURCES)[number]], matcher.slice(colon + 1));
-    const choice = select(config[matcher] as StackMatcher, found === NOT_FOUND ? null : found, matcher);
+    const choice = select(choices as StackMatcher, found === NOT_FOUND ? null : found, matcher);
     if (choice === undefined) continue;
     const list = Array.isArray(choice) ? choice : [choice];
     list.forEach((path, index) => {

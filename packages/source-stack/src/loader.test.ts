@@ -238,6 +238,26 @@ describe("templates and the live stack", () => {
     expect(again.data).toEqual({ tier: "gold", name: "h1", users: ["u1"], touched: "h1!", copy: "h1!" });
   });
 
+  it("calls the caller's __salt__ functions and returns template warnings", () => {
+    const tree = makeTree({
+      "c.cfg": "x.yml\n",
+      "x.yml":
+        "{% do __salt__['log.warning']('careful: ' ~ minion_id) %}\npeers: {{ __salt__['mine.get']('web*') | json }}\n",
+    });
+    const seen: string[] = [];
+    const result = loadStack({
+      config: "c.cfg",
+      cwd: tree,
+      minionId: "m7",
+      functions: { "mine.get": (target: string) => ({ [target]: "10.0.0.1" }) },
+      onWarning: (warning) => seen.push(warning.message),
+    });
+    expect(result.data).toEqual({ peers: { "web*": "10.0.0.1" } });
+    expect(result.warnings).toMatchObject([{ code: "TEMPLATE_WARNING", file: "x.yml" }]);
+    expect(seen).toEqual([result.warnings[0]!.message]);
+    expect(seen[0]).toContain("careful: m7");
+  });
+
   it("reports template errors with the file", () => {
     const broken = makeTree({ "c.cfg": "x.yml\n", "x.yml": "a: {{ nothing.attr }}\n" });
     const error = failure(() => loadStack({ config: "c.cfg", cwd: broken, minionId: "m" }));

@@ -101,8 +101,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     options.renderer ??
     createRenderer({
       salt: options.functions as Record<string, unknown> | undefined,
-      onWarning: (w: { message: string; file?: string }) =>
-        warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file }),
+      onWarning: (w: { message: string; file?: string; line?: number }) =>
+        warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file, line: w.line }),
     });
 
   const parse = (text: string, file: string): unknown => {

@@ -16,6 +16,8 @@ export interface StackWarning {
   readonly message: string;
   /** The file concerned (a config file or a YAML file), as it was named. */
   readonly file?: string;
+  /** 1-based line, when known (template warnings). */
+  readonly line?: number;
 }
 
 export function stackError(
