@@ -1,5 +1,6 @@
 import type { Dict, MergeError, ParsedSpec, Registry, TraceSink } from "@merge/core";
 import {
+  checkTree,
   formatSpec,
   isMergeError,
   isPlainObject,
@@ -177,7 +178,7 @@ function foldRun(
     trace: options.trace,
     sources: run.map((item) => ({ file: item.name })),
     extract: (item) => {
-      const doc = loadDocument(item);
+      const doc = loadDocument(item, options.maxDepth);
       const declaration = extractDeclaration(doc, item.part.headers);
       declared.set(item.index, declaration.spec);
       return { doc: declaration.doc, spec: declaration.spec };
@@ -205,9 +206,17 @@ function foldRun(
   return { value, stackTop: top, failures, used };
 }
 
-function loadDocument(item: Prepared): Dict {
+function loadDocument(item: Prepared, maxDepth: number | undefined): Dict {
   const { part } = item;
-  const doc = part.data !== undefined ? part.data : loadPartYaml(part.text ?? "", item.name);
+  let doc: unknown;
+  if (part.data !== undefined) {
+    // Loaded data did not pass the YAML reader's budgets: check it for cycles, depth and size before merging, even
+    // where the merge itself would not descend.
+    checkTree(part.data, { maxDepth });
+    doc = part.data;
+  } else {
+    doc = loadPartYaml(part.text ?? "", item.name);
+  }
   if (!isPlainObject(doc)) {
     throw new MergeErrorClass(
       "CLOUD_CONFIG_PART",
