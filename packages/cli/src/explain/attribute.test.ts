@@ -1,0 +1,110 @@
+import type { TraceEvent } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { explainResult } from "./attribute.js";
+import type { ExplainDocument } from "./model.js";
+
+function event(
+  path: (string | number)[],
+  action: TraceEvent["action"],
+  document: number,
+  merger = "m()",
+  detail?: string,
+): TraceEvent {
+  return { path, action, merger, document, detail };
+}
+
+function entry(explanation: ReturnType<typeof explainResult>, path: (string | number)[]) {
+  return explanation.entries.find((e) => JSON.stringify(e.path) === JSON.stringify(path));
+}
+
+describe("explainResult", () => {
+  it("gives appended list items each the document they came from, even when values repeat", () => {
+    const docs: ExplainDocument[] = [
+      { name: "a.yml", value: { l: ["x", "y"] }, positionOf: (p) => ({ line: 10 + p.length, column: 1 }) },
+      { name: "b.yml", value: { l: ["x", "z"] } },
+    ];
+    const result = { l: ["x", "y", "x", "z"] };
+    const explanation = explainResult(result, docs, [
+      event(["l"], "added", 0),
+      event(["l"], "appended", 1, "list(append)"),
+    ]);
+    expect(entry(explanation, ["l", 0])?.origin).toMatchObject({ document: 0, path: ["l", 0], line: 12 });
+    expect(entry(explanation, ["l", 2])?.origin).toMatchObject({ document: 1, path: ["l", 0] });
+    expect(entry(explanation, ["l", 3])?.origin).toMatchObject({ document: 1, path: ["l", 1] });
+    // An item from the first document was decided when that document was merged, not by the later append.
+    expect(entry(explanation, ["l", 0])?.decision).toMatchObject({
+      action: "added",
+      document: 0,
+      inherited: true,
+    });
+    expect(entry(explanation, ["l", 3])?.decision).toMatchObject({
+      action: "appended",
+      merger: "list(append)",
+    });
+  });
+
+  it("attributes a kept scalar to the document that wrote it and the decision to the later merge", () => {
+    const docs: ExplainDocument[] = [
+      { name: "a.yml", value: { k: "old" } },
+      { name: "b.yml", value: { k: "new" } },
+    ];
+    const explanation = explainResult({ k: "old" }, docs, [
+      event(["k"], "added", 0),
+      event(["k"], "kept", 1, "dict()"),
+    ]);
+    const k = entry(explanation, ["k"]);
+    expect(k?.origin?.name).toBe("a.yml");
+    expect(k?.decision).toMatchObject({ action: "kept", merger: "dict()", name: "b.yml", inherited: false });
+    expect(k?.history.map((d) => d.action)).toEqual(["added", "kept"]);
+  });
+
+  it("recognises a subtree taken whole from one document by identity", () => {
+    const shared = { deep: { value: 1 } };
+    const docs: ExplainDocument[] = [
+      { name: "a.yml", value: { other: 1 } },
+      { name: "b.yml", value: { sub: shared } },
+    ];
+    const explanation = explainResult({ other: 1, sub: shared }, docs, [event(["sub"], "added", 1)]);
+    expect(entry(explanation, ["sub"])?.origin).toMatchObject({ document: 1, path: ["sub"] });
+    expect(entry(explanation, ["sub", "deep", "value"])?.origin).toMatchObject({
+      document: 1,
+      path: ["sub", "deep", "value"],
+    });
+  });
+
+  it("falls back to the document of the last event for a value no input holds (a concatenation)", () => {
+    const docs: ExplainDocument[] = [
+      { name: "a.yml", value: { s: "ab" } },
+      { name: "b.yml", value: { s: "cd" } },
+    ];
+    const explanation = explainResult({ s: "abcd" }, docs, [
+      event(["s"], "added", 0),
+      event(["s"], "concatenated", 1, "str(append)"),
+    ]);
+    expect(entry(explanation, ["s"])).toMatchObject({
+      origin: { name: "b.yml" },
+      decision: { action: "concatenated", merger: "str(append)" },
+    });
+  });
+
+  it("lists removals apart, since they are not in the result", () => {
+    const docs: ExplainDocument[] = [
+      { name: "a.yml", value: { a: 1, b: 2 } },
+      { name: "b.yml", value: { a: null } },
+    ];
+    const explanation = explainResult({ b: 2 }, docs, [event(["a"], "removed", 1, "dict(allow_delete)")]);
+    expect(explanation.removed).toEqual([
+      {
+        path: ["a"],
+        decision: expect.objectContaining({ action: "removed", merger: "dict(allow_delete)", name: "b.yml" }),
+      },
+    ]);
+    expect(entry(explanation, ["a"])).toBeUndefined();
+  });
+
+  it("lists parents before their children, in document order", () => {
+    const docs: ExplainDocument[] = [{ name: "a.yml", value: { x: { y: [1] }, z: 2 } }];
+    const explanation = explainResult({ x: { y: [1] }, z: 2 }, docs, []);
+    expect(explanation.entries.map((e) => e.path.join("."))).toEqual(["", "x", "x.y", "x.y.0", "z"]);
+  });
+});

@@ -1,0 +1,33 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isMergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { pendingTempFiles } from "./interrupt.js";
+import { writeFileAtomic } from "./write-output.js";
+
+describe("writeFileAtomic", () => {
+  it("replaces the file and leaves nothing else in the directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-atomic-"));
+    writeFileSync(join(dir, "out.yml"), "old\n");
+    await writeFileAtomic("out.yml", "new\n", dir);
+    expect(readFileSync(join(dir, "out.yml"), "utf8")).toBe("new\n");
+    expect(readdirSync(dir)).toEqual(["out.yml"]);
+    expect(pendingTempFiles.size).toBe(0);
+  });
+
+  it("fails with OUTPUT_WRITE when the target is a directory, keeping it and removing the temp file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-atomic-"));
+    const target = join(dir, "taken");
+    writeFileSync(join(dir, "keep.txt"), "x");
+    await import("node:fs").then((fs) => fs.mkdirSync(target));
+    let code: string | undefined;
+    try {
+      await writeFileAtomic(target, "new\n", dir);
+    } catch (error) {
+      code = isMergeError(error) ? error.code : undefined;
+    }
+    expect(code).toBe("OUTPUT_WRITE");
+    expect(readdirSync(dir).sort()).toEqual(["keep.txt", "taken"]);
+  });
+});
