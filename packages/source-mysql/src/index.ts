@@ -1,4 +1,4 @@
-export { fixRow, floatAsText, floatColumns } from "./columns.js";
+export { floatAsText } from "./columns.js";
 export { classifyDriverError } from "./driver-errors.js";
 export type { MysqlErrorCode, QueryLabel } from "./errors.js";
 export { keyOf } from "./keys.js";
