@@ -289,6 +289,13 @@ describe("documents, encoding and syntax errors", () => {
     expect(loadYaml(Buffer.from("\ufeffa: 1", "utf16le"))).toEqual({ a: 1 });
   });
 
+  it("ends lines at NEL as YAML 1.1 does", () => {
+    expect(py("a: x\u0085b: y")).toEqual({ a: "x", b: "y" });
+    expect(py("a: 'p\u0085  q'")).toEqual({ a: "p q" });
+    expect(py("a: |\n  l1\u0085  l2\n")).toEqual({ a: "l1\nl2\n" });
+    expect(py("- a\u0085- b")).toEqual(["a", "b"]);
+  });
+
   it("refuses invalid UTF-8 and special characters", () => {
     expect(fails(() => loadYaml(Buffer.from([0x61, 0x3a, 0x20, 0xff]))).code).toBe("YAML_ENCODING");
     const error = fails(() => py("a: 1\nb: \u0007"));

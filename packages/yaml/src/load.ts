@@ -39,6 +39,9 @@ export interface YamlWithPositions {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: this pattern exists to find control characters
 const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
+const YAML11_BREAKS = /[\u0085\u2028\u2029]/;
+const YAML11_BREAKS_ALL = /\u0085/g;
+
 interface Prepared {
   readonly text: string;
   readonly lines: LineCounter;
@@ -204,6 +207,10 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   const file = options.filename;
   let text = decode(input, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // YAML 1.1 (PyYAML, libyaml) also ends lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR, and reads a NEL
+  // line break as "\n"; the parser knows only YAML 1.2's breaks, so they are handed to it as newlines (same length,
+  // so positions stay right).
+  if (YAML11_BREAKS.test(text)) text = text.replace(YAML11_BREAKS_ALL, "\n");
   const lines = new LineCounter();
   const bad = NON_PRINTABLE.exec(text);
   if (bad !== null) {
