@@ -96,4 +96,20 @@ describe("batch mode", () => {
     expect(failed.ok ? "" : failed.error.code).toBe("STACK_CONFIG");
     expect(failed.ok ? undefined : isMergeError(failed.error)).toBe(true);
   });
+
+  it("gives workers the caller's functions through a setup module", async () => {
+    const dir = fileURLToPath(new URL("../test/fixtures/batch/", import.meta.url));
+    const hosts = [{ minionId: "a" }, { minionId: "bbb" }, { minionId: "cc" }];
+    const entries = await loadStackBatch(hosts, {
+      config: "stack.cfg",
+      cwd: dir,
+      workers: 2,
+      setupModule: `${dir}setup.mjs`,
+    });
+    expect(entries.map((entry) => (entry.ok ? entry.result.data : entry.error.message))).toEqual([
+      { rack: "rack-1", host: "a" },
+      { rack: "rack-3", host: "bbb" },
+      { rack: "rack-2", host: "cc" },
+    ]);
+  });
 });
