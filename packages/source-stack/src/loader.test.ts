@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isMergeError, type MergeError } from "@merge/core";
 import { createCloudInitRegistry } from "@merge/mergers-cloudinit";
@@ -256,6 +256,21 @@ describe("templates and the live stack", () => {
     expect(result.warnings).toMatchObject([{ code: "TEMPLATE_WARNING", file: "x.yml" }]);
     expect(seen).toEqual([result.warnings[0]!.message]);
     expect(seen[0]).toContain("careful: m7");
+  });
+
+  it("sees the tree as first read until clear(), or every time with cache: false", () => {
+    const tree = makeTree({ "c.cfg": "*.yml\n", "a.yml": "v: 1\n" });
+    const cached = createStackLoader({ config: "c.cfg", cwd: tree });
+    const fresh = createStackLoader({ config: "c.cfg", cwd: tree, cache: false });
+    expect(cached.load({ minionId: "m" }).data).toEqual({ v: 1 });
+    writeFileSync(join(tree, "a.yml"), "v: 2\n");
+    writeFileSync(join(tree, "b.yml"), "w: 3\n");
+    expect(cached.load({ minionId: "m" }).data).toEqual({ v: 1 });
+    expect(fresh.load({ minionId: "m" }).data).toEqual({ v: 2, w: 3 });
+    cached.clear();
+    expect(cached.load({ minionId: "m" }).data).toEqual({ v: 2, w: 3 });
+    rmSync(join(tree, "a.yml"));
+    expect(fresh.load({ minionId: "m" }).files).toEqual(["b.yml"]);
   });
 
   it("reports template errors with the file", () => {
