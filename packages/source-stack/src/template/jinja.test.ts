@@ -128,6 +128,48 @@ describe("statements", () => {
       ),
     ).toBe("{'a': {'b': 1}}|{'k': [1, {'z': 2}]}|[1, 2]|{'a': 1}|012|[1, 4, 7]|{'a': 1, 'b': 2}");
   });
+  it("x.0 is a subscript; with blocks; loop.previtem/nextitem", () => {
+    expect(
+      renderCase(
+        "{{ d.b.1 }}|{% with a = 1, b = n ~ 'x' %}{{ a }}{{ b }}{% endwith %}[{{ a }}]|{% for i in [1,2,3] %}{{ loop.previtem }}{{ loop.nextitem }};{% endfor %}",
+      ),
+    ).toBe("yes|1Nonex[]|2;13;2;");
+  });
+  it("filter blocks, is not, unary operators", () => {
+    expect(
+      renderCase(
+        "{% filter upper %}abc{{ f3 }}{% endfilter %}|{{ s is not none }}|{{ nope is not defined }}|{{ -f3 }}|{{ not f3 }}",
+      ),
+    ).toBe("ABC0.1|True|True|-0.1|False");
+  });
+  it("cycler and joiner", () => {
+    expect(
+      renderCase(
+        "{% set cy = cycler('a', 'b') %}{{ cy.next() }}{{ cy.next() }}{{ cy.current }}{{ cy.next() }}|{% set j = joiner('/') %}{% for i in [1,2,3] %}{{ j() }}{{ i }}{% endfor %}",
+      ),
+    ).toBe("abaa|1/2/3");
+  });
+  it("iterating dict views and filtered items", () => {
+    expect(
+      renderCase(
+        "{% for k, v in d2.items()|sort %}{{ k }}{{ v }}{% endfor %}|{% for k in d2.keys() if k != 'a' %}{{ k }}{% endfor %}|{{ d2.values()|sum }}",
+      ),
+    ).toBe("a2b1|b|3");
+  });
+  it("a realistic config template", () => {
+    expect(
+      renderCase(
+        "core.yml\ncommon/*.yml\nosarchs/{{ __grains__['osarch'] }}.yml\n{%- for role in pillar.get('roles', []) %}\nroles/{{ role }}.yml\n{%- endfor %}\nminions/{{ minion_id }}.yml\n",
+      ),
+    ).toBe("core.yml\ncommon/*.yml\nosarchs/amd64.yml\nroles/db.yml\nroles/web.yml\nminions/test-1-dev.yml");
+  });
+  it("a realistic stack file reading stack", () => {
+    expect(
+      renderCase(
+        "{%- set users = stack.get('users', {}) %}\n{%- if 'tom' in users %}\nadmins:\n{%- for name, u in users|dictsort %}\n  - {{ name }}: {{ u.uid }}\n{%- endfor %}\n{%- endif %}\nroles: {{ pillar.roles|json }}\nfirst_role: {{ pillar.roles|first|default('none') }}\nempty: {{ pillar.empty|default(['x'], true) }}\n",
+      ),
+    ).toBe('\nadmins:\n  - tom: 500\nroles: ["db", "web"]\nfirst_role: db\nempty: [\'x\']');
+  });
 });
 
 describe("methods", () => {
@@ -275,6 +317,18 @@ describe("filters", () => {
         "{{ 'a b c'|wordcount }}|{{ '  x '|trim }}|{{ 'aXbX'|replace('X', '-') }}|{{ [1, 2, 3, 4, 5]|batch(2)|list }}|{{ 'x'|center(5) }}|{{ 'é'|length }}|{{ '<a>'|e }}|{{ 1|string ~ 2 }}|{{ [1, 2] | join }}",
       ),
     ).toBe("3|x|a-b-|[[1, 2], [3, 4], [5]]|  x  |1|&lt;a&gt;|12|12");
+  });
+  it("first / last / list / join on dicts and strings", () => {
+    expect(
+      renderCase(
+        "{{ d2|first }}|{{ d2|list }}|{{ d2|join('+') }}|{{ 'x,y'.split(',')|last }}|{{ 'abc'|list }}|{{ d2|length }}|{{ nope|length }}|{{ nope|join(',') }}|{{ d2|sort }}",
+      ),
+    ).toBe("b|['b', 'a']|b+a|y|['a', 'b', 'c']|2|0||['a', 'b']");
+  });
+  it("tojson escapes HTML characters and non-ASCII", () => {
+    expect(renderCase("{{ {'a': '<b>&\\'x\\'', 'u': u}|tojson }}")).toBe(
+      '{"a": "\\u003cb\\u003e\\u0026\\u0027x\\u0027", "u": "\\u00e9\\ud83d\\ude00\\t\\u003ctag\\u003e"}',
+    );
   });
 });
 

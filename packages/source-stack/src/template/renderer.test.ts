@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isMergeError, type MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
@@ -278,5 +278,43 @@ describe("compilation cache", () => {
     // again in the next config run (another host).
     expect(r.render(src, join(dir, "host.yml"), { ...VARS, minion_id: "next" }, cfg)).toBe("[next]");
     expect(r.compiledCount).toBe(5);
+  });
+});
+
+describe("safety", () => {
+  it("refuses a symlink that leads out of the config directory", () => {
+    const outside = tempTree({ "secret.yml": "password: hunter2\n" });
+    const dir = tempTree({});
+    symlinkSync(join(outside, "secret.yml"), join(dir, "link.yml"));
+    const e = failure(() =>
+      createRenderer().render(
+        "{% import_yaml 'link.yml' as s %}{{ s }}",
+        join(dir, "a.yml"),
+        VARS,
+        join(dir, "c.cfg"),
+      ),
+    );
+    expect(e.message).toContain("outside the config directory");
+  });
+
+  it("keeps constructors and prototypes out of reach", () => {
+    expect(
+      renderCase(
+        "[{{ loop }}][{{ range.constructor }}][{{ ''.constructor }}][{{ {}.__proto__ }}][{{ namespace().constructor }}]",
+      ),
+    ).toBe("[][][][][]");
+    expect(() => renderCase("{{ range.constructor.constructor('return 1')() }}")).toThrow();
+    const stack: Record<string, unknown> = {};
+    renderCase(
+      "{% do stack.update({'__proto__': {'polluted': 1}}) %}",
+      {},
+      { ...structuredClone(VARS), stack },
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(stack)).toEqual(["__proto__"]);
+  });
+
+  it("an empty load_yaml block gives None", () => {
+    expect(renderCase("{% load_yaml as e %}{% endload %}{{ e }}|{{ e is none }}")).toBe("None|True");
   });
 });

@@ -1,7 +1,7 @@
 // createRenderer: one nunjucks environment with the Jinja/Salt compatibility of this folder, compiling each
 // template once and rendering it for many hosts. Templates resolve `import`/`include`/`import_yaml` names
 // relative to the directory of the config file being processed, like Salt's FileSystemLoader(basedir).
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { isMergeError, MergeError, setKey } from "@merge/core";
 import { type CompileNames, compileTemplate } from "./compiler.js";
@@ -176,6 +176,13 @@ class PyEnvironment extends NjEnvironment {
       throw new TemplateProblem(`TemplateNotFound: ${name}`);
     }
     if (!st.isFile()) throw new TemplateProblem(`TemplateNotFound: ${name} is not a file`);
+    // Beyond Salt: a symlink inside the config directory may not lead out of it.
+    const state = this.pyState as RenderState;
+    const real = realpathSync(path);
+    const realDir = realpathSync(state.cfgDir);
+    if (real !== realDir && !real.startsWith(realDir + sep)) {
+      throw new TemplateProblem(`TemplateNotFound: ${name} (it resolves outside the config directory)`);
+    }
     const cached = this.pyFiles.get(path);
     if (cached !== undefined && cached.mtimeMs === st.mtimeMs && cached.size === st.size)
       return cached.template;
@@ -264,6 +271,24 @@ class PyEnvironment extends NjEnvironment {
   }
 }
 
+/** Jinja's `cycler(...)`: `next()` returns the items in turn, `current` the one `next()` will return. */
+class Cycler {
+  private index = 0;
+  constructor(private readonly items: readonly unknown[]) {}
+  get current(): unknown {
+    return this.items[this.index];
+  }
+  next(): unknown {
+    const value = this.items[this.index];
+    this.index = (this.index + 1) % Math.max(1, this.items.length);
+    return value;
+  }
+  reset(): null {
+    this.index = 0;
+    return null;
+  }
+}
+
 function baseGlobals(): Record<string, unknown> {
   return {
     range: (start: number, stop?: number, step = 1) => {
@@ -278,6 +303,17 @@ function baseGlobals(): Record<string, unknown> {
       for (const a of args)
         if (isDict(a)) for (const k of Object.keys(a)) if (k !== "__keywords") out[k] = a[k];
       return out;
+    },
+    cycler: (...items: unknown[]) => new Cycler(items),
+    joiner: (sep: unknown = ", ") => {
+      let first = true;
+      return () => {
+        if (first) {
+          first = false;
+          return "";
+        }
+        return sep;
+      };
     },
     namespace: (...args: unknown[]) => {
       const init: Record<string, unknown> = {};
@@ -373,7 +409,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       if (PER_RENDER.has(k)) ctx[k] = vars[k];
       else globals[k] = vars[k];
     }
-    if (!("ymlpath" in ctx) && file !== cfgPath) ctx.ymlpath = file;
+    // Salt passes `ymlpath` to the stack's YAML files, not to the config template itself.
+    if (!("ymlpath" in ctx) && file !== cfgPath && resolve(file) !== resolve(cfgPath)) ctx.ymlpath = file;
     globals.__salt__ = salt;
     let stackObj = stackObjects.get(cfgPath);
     if (stackObj === undefined) {

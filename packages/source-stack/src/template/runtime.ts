@@ -66,6 +66,36 @@ export class PyLoop {
   }
 }
 
+/**
+ * Attribute names never read from non-dict objects: they lead to constructors (and so to `Function`), which a
+ * template must not reach. Functions expose no attributes at all.
+ */
+const HIDDEN = new Set([
+  "constructor",
+  "prototype",
+  "__proto__",
+  "__defineGetter__",
+  "__defineSetter__",
+  "__lookupGetter__",
+  "__lookupSetter__",
+  "call",
+  "apply",
+  "bind",
+]);
+
+function objectAttr(obj: object, name: string | number): unknown {
+  if (typeof obj === "function" || HIDDEN.has(String(name))) return undefined;
+  const v = (obj as Record<string, unknown>)[name];
+  if (
+    typeof v === "function" &&
+    !hasOwn(obj, String(name)) &&
+    (Object.prototype as Record<string, unknown>)[name] === v
+  ) {
+    return undefined;
+  }
+  return typeof v === "function" ? v.bind(obj) : v;
+}
+
 function textOf(v: unknown): string | undefined {
   if (typeof v === "string") return v;
   if (isSafeString(v)) return v.val;
@@ -291,10 +321,8 @@ function pyGetitem(obj: unknown, key: unknown, desc: string): unknown {
     return undefined;
   }
   if (obj instanceof Map) return obj.get(key);
-  if (typeof obj === "object" && (typeof key === "string" || typeof key === "number")) {
-    const v = (obj as Record<string, unknown>)[key];
-    return typeof v === "function" ? v.bind(obj) : v;
-  }
+  if (typeof obj === "object" && (typeof key === "string" || typeof key === "number"))
+    return objectAttr(obj, key);
   return undefined;
 }
 
@@ -308,11 +336,7 @@ function pyGetattr(obj: unknown, name: string, desc: string): unknown {
     if (isDict(obj)) return hasOwn(obj, name) ? obj[name] : undefined;
     return undefined;
   }
-  if (typeof obj === "object" || typeof obj === "function") {
-    if (obj instanceof Map) return obj.get(name);
-    const v = (obj as Record<string, unknown>)[name];
-    return typeof v === "function" ? v.bind(obj) : v;
-  }
+  if (typeof obj === "object") return obj instanceof Map ? obj.get(name) : objectAttr(obj, name);
   return undefined;
 }
 
@@ -329,9 +353,9 @@ function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string): 
     }
     throw undefinedError(`${pyTypeName(obj)} object' has no attribute '${name}`);
   }
-  const fn = (obj as Record<string, unknown>)[name];
+  const fn = typeof obj === "object" ? objectAttr(obj, name) : undefined;
   if (typeof fn !== "function") throw undefinedError(`${desc}.${name}`);
-  return (fn as (...a: unknown[]) => unknown).apply(obj, args);
+  return (fn as (...a: unknown[]) => unknown)(...args);
 }
 
 function pyCall(fn: unknown, args: unknown[], desc: string, context: unknown): unknown {
