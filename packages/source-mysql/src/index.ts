@@ -17,10 +17,12 @@ export {
   type ExtPillarArgs,
   extractQueries,
   extractQueriesFromConfig,
+  extractSaltQueries,
   LEGACY_QUERY_KEY,
   parseWithLists,
   pyTruthy,
   type QuerySpec,
+  type SaltQuery,
   splitExtPillarConfig,
 } from "./queries.js";
 export {

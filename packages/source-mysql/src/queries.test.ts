@@ -4,6 +4,7 @@ import {
   compareCodePoints,
   extractQueries,
   extractQueriesFromConfig,
+  extractSaltQueries,
   parseWithLists,
   pyTruthy,
   splitExtPillarConfig,
@@ -187,5 +188,48 @@ describe("helpers", () => {
   it("follows Python's truth rules", () => {
     expect([0, "", [], {}, null, undefined, false].map(pyTruthy)).toEqual(Array(7).fill(false));
     expect([1, "0", [0], { a: 1 }, true, -1, Number.NaN].map(pyTruthy)).toEqual(Array(7).fill(true));
+  });
+});
+
+describe("extractSaltQueries", () => {
+  const salt = (query: unknown, extra: Record<string, unknown> = {}) => ({
+    query,
+    depth: 0,
+    as_list: false,
+    with_lists: null,
+    ignore_null: false,
+    ...extra,
+  });
+
+  it("lays queries out exactly as Salt's extract_queries", () => {
+    expect(
+      extractSaltQueries(
+        [
+          "SELECT blah1",
+          ["SELECT blah2", 2],
+          { query: "SELECT blah3", as_list: true },
+          { query: "SELECT blah9", with_lists: "1,2" },
+          { query: "SELECT blah10", with_lists: [1, "3"], extra: "kept" },
+          "",
+        ],
+        { 1: "SELECT blah1", 2: ["SELECT blah2", 2], 3: { query: "SELECT blah3", as_list: true }, 4: "" },
+      ),
+    ).toEqual([
+      [null, salt("SELECT blah1")],
+      [null, salt("SELECT blah2", { depth: 2 })],
+      [null, salt("SELECT blah3", { as_list: true })],
+      [null, salt("SELECT blah9", { with_lists: [1, 2] })],
+      [null, salt("SELECT blah10", { with_lists: [1, "3"], extra: "kept" })],
+      ["1", salt("SELECT blah1")],
+      ["2", salt("SELECT blah2", { depth: 2 })],
+      ["3", salt("SELECT blah3", { as_list: true })],
+    ]);
+  });
+
+  it("puts the legacy mysql_query first", () => {
+    expect(extractSaltQueries(["SELECT b"], { mysql_query: "SELECT a" }).map(([, d]) => d.query)).toEqual([
+      "SELECT a",
+      "SELECT b",
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type Dict, hasOwn, isPlainObject } from "@merge/core";
+import { type Dict, hasOwn, isPlainObject, setKey } from "@merge/core";
 import { mysqlError } from "./errors.js";
 
 /** One query after normalisation: what Salt's `extract_queries` returns as `[root, {...}]`. */
@@ -84,7 +84,7 @@ export function parseWithLists(text: string, where = "with_lists"): number[] {
 }
 
 /** Keeps the entries of a `with_lists` list that can equal a level number (Python compares with `==`). */
-function levelsOf(list: readonly unknown[]): number[] {
+export function levelsOf(list: readonly unknown[]): number[] {
   const out: number[] = [];
   for (const item of list) {
     if (typeof item === "boolean") out.push(item ? 1 : 0);
@@ -198,6 +198,45 @@ export function extractQueries(args: readonly unknown[] = [], kwargs: Readonly<D
   for (const [root, entry] of buffer) {
     if (!hasQuery(entry, label(root, out.length))) continue;
     out.push(normalise(root, entry, out.length));
+  }
+  return out;
+}
+
+/** One query exactly as Salt's `extract_queries` lays it out (`[root, {query, depth, ...}]`, root `null` if positional). */
+export type SaltQuery = [root: string | null, details: Dict];
+
+/**
+ * Salt's own output of `extract_queries`, value for value: unknown mapping keys are kept, `as_list` and friends are
+ * not converted, only a `with_lists` string is split into numbers. For comparing with Salt; `extractQueries` is the
+ * validated form the pillar runs.
+ */
+export function extractSaltQueries(args: readonly unknown[] = [], kwargs: Readonly<Dict> = {}): SaltQuery[] {
+  const buffer: [string | null, unknown][] = [];
+  if (hasOwn(kwargs, LEGACY_QUERY_KEY)) buffer.push([null, kwargs[LEGACY_QUERY_KEY]]);
+  for (const entry of args) buffer.push([null, entry]);
+  const named = Object.keys(kwargs)
+    .filter((key) => key !== LEGACY_QUERY_KEY)
+    .sort(compareCodePoints);
+  for (const key of named) buffer.push([key, kwargs[key]]);
+  const out: SaltQuery[] = [];
+  for (const [root, entry] of buffer) {
+    if (!hasQuery(entry, label(root ?? undefined, out.length))) continue;
+    const details: Dict = { query: "", depth: 0, as_list: false, with_lists: null, ignore_null: false };
+    if (typeof entry === "string") {
+      details.query = entry;
+    } else if (Array.isArray(entry)) {
+      details.query = entry[0];
+      if (entry.length > 1) details.depth = entry[1];
+    } else {
+      for (const key of Object.keys(entry as Dict)) setKey(details, key, (entry as Dict)[key]);
+      if (pyTruthy(details.with_lists) && typeof details.with_lists === "string") {
+        details.with_lists = parseWithLists(
+          details.with_lists,
+          `${label(root ?? undefined, out.length)}: with_lists`,
+        );
+      }
+    }
+    out.push([root, details]);
   }
   return out;
 }

@@ -297,6 +297,30 @@ describe("named roots", () => {
   });
 });
 
+describe("option spellings", () => {
+  it("accepts Salt's option names and with_lists as text", () => {
+    const rows = [
+      ["a", "b", "c", "d", "e", 1],
+      ["a", "b", "c", "f", "g", 2],
+    ];
+    const fields = ["a", "b", "c", "d", "e", "v"];
+    const expected = { a: [{ c: [{ e: 1 }, { g: 2 }] }] };
+    expect(shapeRows(fields, rows, { with_lists: "1,3" })).toEqual(expected);
+    expect(shapeRows(fields, rows, { withLists: " 1, 3" })).toEqual(expected);
+    expect(
+      shapeRows(
+        ["k", "v"],
+        [
+          ["x", 1],
+          ["x", null],
+        ],
+        { as_list: true, ignore_null: true },
+      ),
+    ).toEqual({ x: [1, null] });
+    expect(codeOf(() => shapeRows(fields, rows, { with_lists: "1,x" }))).toBe("SQL_CONFIG");
+  });
+});
+
 describe("NULL", () => {
   it("uses the key null for a NULL key", () => {
     expect(shapeRows(["k", "v"], [[null, 1]])).toEqual({ null: 1 });

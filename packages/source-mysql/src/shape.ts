@@ -1,20 +1,27 @@
 import { type Dict, setKey } from "@merge/core";
 import { mysqlError, type QueryLabel } from "./errors.js";
 import { keyOf } from "./keys.js";
+import { levelsOf, parseWithLists, pyTruthy } from "./queries.js";
 
 /** One result row: the column values in field order. */
 export type Row = readonly unknown[];
 
-/** How one query's rows are shaped (Salt's mapping options, in camelCase). */
+/** How one query's rows are shaped: Salt's mapping options, in camelCase or in Salt's own spelling. */
 export interface ShapeOptions {
   /** Key columns: 0 (default) or ≥ field count means field count − 1. */
   readonly depth?: number;
   /** Turn collisions into lists instead of overwriting. */
   readonly asList?: boolean;
-  /** 1-based levels whose keys are dropped and whose values become lists. */
-  readonly withLists?: readonly number[];
+  /** 1-based levels whose keys are dropped and whose values become lists (`[1, 3]` or `"1,3"`). */
+  readonly withLists?: readonly number[] | string;
   /** A NULL value does not overwrite (and creates no key); it is still appended in list mode. */
   readonly ignoreNull?: boolean;
+  /** Salt's spelling of `asList`. */
+  readonly as_list?: boolean;
+  /** Salt's spelling of `withLists`. */
+  readonly with_lists?: readonly number[] | string;
+  /** Salt's spelling of `ignoreNull`. */
+  readonly ignore_null?: boolean;
   /** Names the query in error messages. */
   readonly query?: QueryLabel;
 }
@@ -63,6 +70,15 @@ function own(value: unknown): unknown {
   return Array.isArray(value) ? value.slice() : value;
 }
 
+function levelsOption(value: unknown, query: QueryLabel | undefined): number[] {
+  if (!pyTruthy(value)) return [];
+  if (typeof value === "string") return parseWithLists(value, `${prefix(query)}with_lists`);
+  if (Array.isArray(value)) return levelsOf(value);
+  throw mysqlError("SQL_CONFIG", `${prefix(query)}with_lists must be a list of numbers or text like "1,3"`, {
+    query,
+  });
+}
+
 /** The effective depth, as Salt's `process_fields` constrains it. */
 export function effectiveDepth(requested: number, fieldCount: number, query?: QueryLabel): number {
   if (requested === 0 || requested >= fieldCount) return fieldCount - 1;
@@ -102,13 +118,17 @@ function beginQuery(focus: Node, fieldNames: readonly string[], options: ShapeOp
   const query = options.query;
   const n = fieldNames.length;
   if (n === 0) throw mysqlError("SQL_SHAPE", `${prefix(query)}the query returned no columns`, { query });
-  const depth = effectiveDepth(options.depth ?? 0, n, query);
-  const asList = options.asList === true;
-  const ignoreNull = options.ignoreNull === true;
+  const requested = typeof options.depth === "boolean" ? Number(options.depth) : (options.depth ?? 0);
+  if (typeof requested !== "number" || Number.isNaN(requested)) {
+    throw mysqlError("SQL_CONFIG", `${prefix(query)}depth must be a number`, { query });
+  }
+  const depth = effectiveDepth(requested, n, query);
+  const asList = pyTruthy(options.asList ?? options.as_list);
+  const ignoreNull = pyTruthy(options.ignoreNull ?? options.ignore_null);
   const names = fieldNames.slice();
   // marks[level] for levels 0..n: a Set lookup per level and row would do, an array index is cheaper.
   const marks = new Uint8Array(n + 1);
-  for (const level of options.withLists ?? []) {
+  for (const level of levelsOption(options.withLists ?? options.with_lists, query)) {
     if (Number.isInteger(level) && level >= 0 && level <= n) marks[level] = 1;
   }
   // Mappings whose listed keys become lists at the end, in first-seen order. Salt scans a Python list per row
