@@ -61,6 +61,17 @@ describe("parseUserData", () => {
     );
     expect(result.value).toEqual({ a: 1, b: 2 });
   });
+  it("reads a part without Content-Type as text/plain, also when it is an attachment", async () => {
+    const result = await mergeUserData(
+      message(
+        'Content-Disposition: attachment; filename="a.yaml"\nContent-Transfer-Encoding: base64\n\n' +
+          base64("#cloud-config\na: 1\n"),
+        "Content-Type: nonsense\n\n#cloud-config\nb: 2\n",
+      ),
+    );
+    expect(result.value).toEqual({ a: 1, b: 2 });
+    expect(result.merged).toEqual(["a.yaml", "part-002"]);
+  });
   it("does not retype a text/cloud-config part that starts like a JSON patch", async () => {
     const result = await mergeUserData(
       message(

@@ -198,15 +198,27 @@ async function splitMime(bytes: Buffer): Promise<Leaf[]> {
   });
   const leaves: Leaf[] = [];
   for (const { node, chunks } of pending) {
+    const headers = node.headers.getList().map(headerPair);
     leaves.push({
-      headers: node.headers.getList().map(headerPair),
-      contentType:
-        node.contentType === false || !node.contentType.includes("/") ? undefined : node.contentType,
+      headers,
+      contentType: contentTypeHeader(headers),
       filename: node.filename === false || node.filename === "" ? undefined : node.filename,
       payload: await decode(node, Buffer.concat(chunks)),
     });
   }
   return leaves;
+}
+
+/**
+ * Python's `get_content_type()`: the first Content-Type header's value before `;`, lowercased; `text/plain` (here:
+ * undefined) when it is missing or is not `type/subtype`. mailsplit would say `application/octet-stream` for an
+ * attachment without one.
+ */
+function contentTypeHeader(headers: readonly [string, string][]): string | undefined {
+  const found = headers.find(([name]) => name.trim().toLowerCase() === "content-type");
+  if (found === undefined) return undefined;
+  const value = found[1].split(";")[0]!.trim().toLowerCase();
+  return value.split("/").length === 2 ? value : undefined;
 }
 
 /** The header name exactly as written and its value as Python's email package returns it (left-trimmed). */

@@ -193,7 +193,9 @@ const userData = (() => {
         .toString("base64")
         .replace(/(.{76})/g, "$1\n");
     } else {
-      headers.push(`Content-Type: ${type}; charset="utf-8"`);
+      if (rnd() < 0.1) {
+        /* no Content-Type at all: text/plain, typed by the first line */
+      } else headers.push(`Content-Type: ${rnd() < 0.2 ? type.toUpperCase() : type}; charset="utf-8"`);
       const enc = pick(["base64", "7bit", "quoted-printable"]);
       headers.push(`Content-Transfer-Encoding: ${enc}`);
       content =
@@ -212,13 +214,21 @@ const userData = (() => {
     if (rnd() < 0.15) headers.push(`${pick(["Merge-Type", "X-Merge-Type"])}: ${pick(specs)}`);
     return `${headers.join("\n")}\n\n${content}\n`;
   }
-  function message() {
+  function message(depth = 0) {
     const b = `===============${Math.floor(rnd() * 1e9)}==`;
     const n = 1 + Math.floor(rnd() * 4);
-    const parts = Array.from({ length: n }, part);
+    const parts = Array.from({ length: n }, () => (depth === 0 && rnd() < 0.15 ? nested() : part()));
     return `Content-Type: multipart/mixed; boundary="${b}"\nMIME-Version: 1.0\n\n${parts.map((p) => `--${b}\n${p}`).join("")}--${b}--\n`;
   }
-  return Array.from({ length: 120 }, () => ({ kind: "userdata", raw: rnd() < 0.1 ? body() : message() }));
+  function nested() {
+    const inner = message(1);
+    return inner;
+  }
+  const crlf = (text) => text.replace(/\r?\n/g, "\r\n");
+  return Array.from({ length: 160 }, () => ({
+    kind: "userdata",
+    raw: rnd() < 0.1 ? body() : rnd() < 0.3 ? crlf(message()) : message(),
+  }));
 })();
 
 const yamlParts = (() => {
