@@ -13,6 +13,10 @@ interface Place {
   readonly path: readonly PathKey[];
 }
 
+interface Source extends Place {
+  readonly node: unknown;
+}
+
 /**
  * Works out, for every value of a merge result, which input supplied it and which merger decided it.
  *
@@ -72,36 +76,67 @@ export function explainResult(
     };
   }
 
-  function scalarOrigin(value: unknown, path: readonly PathKey[]): ExplainOrigin | undefined {
-    for (let document = documents.length - 1; document >= 0; document--) {
-      const found = lookup(documents[document]!.value, path);
-      if (found.ok && sameValue(found.value, value)) return originAt(document, path);
+  // Where the current result path is in each input that has it: the node there and its path in that input. Mostly
+  // the same path; list items that moved (appended, prepended, matched by a key) are followed to their own index.
+  type Sources = readonly Source[];
+
+  function scalarOrigin(value: unknown, sources: Sources): ExplainOrigin | undefined {
+    for (let i = sources.length - 1; i >= 0; i--) {
+      const source = sources[i]!;
+      if (sameValue(source.node, value)) return originAt(source.document, source.path);
     }
     return undefined;
   }
 
-  // For the items of a list that is not one input's list: which input (and index there) each item came from.
-  function listOrigins(list: readonly unknown[], path: readonly PathKey[]): (Place | undefined)[] {
-    const candidates: { document: number; items: readonly unknown[]; used: boolean[] }[] = [];
-    documents.forEach((doc, document) => {
-      const found = lookup(doc.value, path);
-      if (found.ok && Array.isArray(found.value)) {
-        candidates.push({ document, items: found.value, used: new Array(found.value.length).fill(false) });
+  function childSources(sources: Sources, key: string): Source[] {
+    const out: Source[] = [];
+    for (const source of sources) {
+      const node = source.node;
+      if (isPlainObject(node) && Object.hasOwn(node, key)) {
+        out.push({ document: source.document, node: node[key], path: [...source.path, key] });
       }
-    });
-    return list.map((item) => {
-      if (typeof item === "object" && item !== null) {
-        const place = places.get(item);
-        if (place !== undefined) return place;
-      }
-      for (const candidate of candidates) {
-        const index = candidate.items.findIndex((other, i) => !candidate.used[i] && sameValue(other, item));
-        if (index >= 0) {
-          candidate.used[index] = true;
-          return { document: candidate.document, path: [...path, index] };
+    }
+    return out;
+  }
+
+  // For the items of a list that is not one input's list: which input (and index there) each item came from, and
+  // where each item's contents sit in every input.
+  function listItems(
+    list: readonly unknown[],
+    sources: Sources,
+  ): { place: Place | undefined; sources: Source[] }[] {
+    const candidates = sources
+      .filter((source) => Array.isArray(source.node))
+      .map((source) => ({ ...source, items: source.node as unknown[], used: [] as boolean[] }));
+    return list.map((item, index) => {
+      let place: Place | undefined;
+      if (typeof item === "object" && item !== null) place = places.get(item);
+      if (place === undefined && (typeof item !== "object" || item === null)) {
+        for (const candidate of candidates) {
+          const at = candidate.items.findIndex((other, i) => !candidate.used[i] && sameValue(other, item));
+          if (at >= 0) {
+            candidate.used[at] = true;
+            place = { document: candidate.document, path: [...candidate.path, at] };
+            break;
+          }
         }
       }
-      return undefined;
+      const inner: Source[] = [];
+      for (const candidate of candidates) {
+        const at = isPlainObject(item)
+          ? bestMatch(item, candidate.items)
+          : index < candidate.items.length
+            ? index
+            : -1;
+        if (at >= 0) {
+          inner.push({
+            document: candidate.document,
+            node: candidate.items[at],
+            path: [...candidate.path, at],
+          });
+        }
+      }
+      return { place, sources: inner };
     });
   }
 
@@ -119,7 +154,11 @@ export function explainResult(
     return undefined;
   }
 
-  function visit(value: unknown, path: PathKey[], taken: Place | undefined): Set<number> {
+  function pathIn(document: number, sources: Sources, fallback: readonly PathKey[]): readonly PathKey[] {
+    return sources.find((source) => source.document === document)?.path ?? fallback;
+  }
+
+  function visit(value: unknown, path: PathKey[], taken: Place | undefined, sources: Sources): Set<number> {
     const own = byPath.get(pathKey(path));
     const last = own?.[own.length - 1];
     const history = own === undefined ? [] : own.map((event) => decisionOf(event, false));
@@ -137,14 +176,14 @@ export function explainResult(
       ancestors.push(own ?? []);
       if (isList) {
         const items = value as unknown[];
-        const origins = whole === undefined ? listOrigins(items, path) : undefined;
+        const matched = whole === undefined ? listItems(items, sources) : undefined;
         items.forEach((item, index) => {
           const place =
             whole === undefined
-              ? origins![index]
+              ? matched![index]!.place
               : { document: whole.document, path: [...whole.path, index] };
           path.push(index);
-          for (const d of visit(item, path, place)) contributors.add(d);
+          for (const d of visit(item, path, place, matched?.[index]!.sources ?? [])) contributors.add(d);
           path.pop();
         });
       } else {
@@ -152,7 +191,10 @@ export function explainResult(
           const place =
             whole === undefined ? undefined : { document: whole.document, path: [...whole.path, key] };
           path.push(key);
-          for (const d of visit((value as Record<string, unknown>)[key], path, place)) contributors.add(d);
+          const child = (value as Record<string, unknown>)[key];
+          for (const d of visit(child, path, place, whole === undefined ? childSources(sources, key) : [])) {
+            contributors.add(d);
+          }
           path.pop();
         }
       }
@@ -172,10 +214,14 @@ export function explainResult(
 
     let origin: ExplainOrigin | undefined;
     if (taken !== undefined) origin = originAt(taken.document, taken.path);
-    else if (typeof path[path.length - 1] !== "number") origin = scalarOrigin(value, path);
-    if (origin === undefined && last?.document !== undefined) origin = originAt(last.document, path);
+    else if (typeof path[path.length - 1] !== "number") origin = scalarOrigin(value, sources);
+    if (origin === undefined && last?.document !== undefined) {
+      origin = originAt(last.document, pathIn(last.document, sources, path));
+    }
     const decider = last ?? inheritedFor(origin?.document);
-    if (origin === undefined && decider?.document !== undefined) origin = originAt(decider.document, path);
+    if (origin === undefined && decider?.document !== undefined) {
+      origin = originAt(decider.document, pathIn(decider.document, sources, path));
+    }
     if (origin !== undefined) contributors.add(origin.document);
     entries.push({
       path: path.slice(),
@@ -189,7 +235,12 @@ export function explainResult(
     return contributors;
   }
 
-  visit(result, [], undefined);
+  visit(
+    result,
+    [],
+    undefined,
+    documents.map((doc, document) => ({ document, node: doc.value, path: [] })),
+  );
   return {
     documents: documents.map((doc, index) =>
       doc.note === undefined ? { index, name: doc.name } : { index, name: doc.name, note: doc.note },
@@ -222,14 +273,32 @@ function indexContainers(
   }
 }
 
-function lookup(root: unknown, path: readonly PathKey[]): { ok: boolean; value?: unknown } {
-  let node = root;
-  for (const key of path) {
-    if (Array.isArray(node) && typeof key === "number" && key < node.length) node = node[key];
-    else if (isPlainObject(node) && typeof key === "string" && Object.hasOwn(node, key)) node = node[key];
-    else return { ok: false };
-  }
-  return { ok: true, value: node };
+/**
+ * The mapping of `items` most like `item`: the one sharing the most equal scalar fields (at least one), so an item
+ * merged by a key (`name: web`) is followed to its own place in each input. -1 when none shares a field.
+ */
+function bestMatch(item: Record<string, unknown>, items: readonly unknown[]): number {
+  let best = -1;
+  let bestScore = 0;
+  items.forEach((other, index) => {
+    if (!isPlainObject(other)) return;
+    let score = 0;
+    for (const key of Object.keys(other)) {
+      const value = other[key];
+      if (
+        (typeof value !== "object" || value === null) &&
+        Object.hasOwn(item, key) &&
+        sameValue(item[key], value)
+      ) {
+        score++;
+      }
+    }
+    if (score > bestScore) {
+      best = index;
+      bestScore = score;
+    }
+  });
+  return best;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
