@@ -84,6 +84,10 @@ describe("parseMysqlSettings", () => {
     });
   });
 
+  it("does not take a master configuration's own user for the database user", () => {
+    expect(parseMysqlSettings({ user: "saltrunner", ext_pillar: [] })).toEqual(SALT_MYSQL_DEFAULTS);
+  });
+
   it("reads a bare settings block", () => {
     expect(parseMysqlSettings({ host: "127.0.0.1", db: "x" })).toMatchObject({
       host: "127.0.0.1",

@@ -184,7 +184,7 @@ function fromUrl(input: string): Raw {
  * Reads connection settings from a connection URL or from a Salt master configuration: the flat keys
  * (`mysql.host`, `mysql.user`, `mysql.pass`, `mysql.db`, `mysql.port`, `mysql.unix_socket`, `mysql.ssl_ca`, ...)
  * and/or the nested `mysql: {host, user, pass, db, port, ...}` block (which may itself be a URL). When both forms
- * set the same option the flat key wins. A mapping without either form is read as the block itself. Missing
+ * set the same option the flat key wins. A mapping of only connection keys is read as the block itself. Missing
  * settings get Salt's defaults (localhost, 3306, salt/salt, database salt).
  */
 export function parseMysqlSettings(input: string | Readonly<Dict>): MysqlSettings {
@@ -199,7 +199,11 @@ export function parseMysqlSettings(input: string | Readonly<Dict>): MysqlSetting
     throw mysqlError("SQL_CONFIG", "the mysql: block must be a mapping or a connection URL");
   }
   if (hasFlat) collect(raw, input, "mysql.");
-  if (nested === undefined && !hasFlat) collect(raw, input, "");
+  // A mapping of only connection keys is the block itself. A master configuration without a mysql block must not
+  // be read that way: its top-level `user` is the account Salt runs as, not the database user.
+  if (nested === undefined && !hasFlat && Object.keys(input).every((key) => hasOwn(ALIASES, key))) {
+    collect(raw, input, "");
+  }
   return fromRaw(raw);
 }
 
