@@ -15,6 +15,9 @@ describe("str merger", () => {
   it("concatenates old + new with append", () => {
     expect(merge("str(append)", "ab", "cd")).toBe("abcd");
   });
+  it("accepts cloud-init's common recurse options, which change nothing for strings", () => {
+    expect(merge("str(recurse_str,recurse_list)", "x", "y")).toBe("y");
+  });
   it("fails with MERGE_TYPE when appending a non-string", () => {
     let caught: unknown;
     try {

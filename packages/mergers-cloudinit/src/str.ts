@@ -13,6 +13,10 @@ export function strMerger(): MergerPlugin {
     description: "cloud-init's string merger: take the new value, or append it to the old string",
     options: {
       append: "concatenate old + new instead of taking the new value",
+      recurse_dict: "accepted as one of cloud-init's common options; no effect on strings",
+      recurse_list: "accepted as one of cloud-init's common options; no effect on strings",
+      recurse_array: "accepted as one of cloud-init's common options; no effect on strings",
+      recurse_str: "accepted as one of cloud-init's common options; no effect on strings",
     },
     create(options, ctx) {
       const append = options.has("append");
