@@ -1,0 +1,206 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BIN, merge } from "../helpers.js";
+import { hostileJsonTexts } from "./hostile.js";
+import { reportCounts, tally } from "./tally.js";
+
+reportCounts("@merge/cli", import.meta.url);
+
+const dir = mkdtempSync(join(tmpdir(), "merge-cli-hardening-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A crash prints a JavaScript stack; a handled error prints one `error: ... [CODE]` line. */
+function expectCleanFailure(stderr: string, code: RegExp): void {
+  expect(stderr).toMatch(/^error: .*\[[A-Z_]+\]$/m);
+  expect(stderr).toMatch(code);
+  expect(stderr).not.toMatch(/\n\s+at .+\(.*:\d+:\d+\)/);
+  expect(stderr).not.toMatch(/TypeError|RangeError|ReferenceError|Maximum call stack/);
+}
+
+describe("hostile input through the binary", () => {
+  it("prints hostile keys as data in YAML and JSON, from files and stdin", () => {
+    let cases = 0;
+    for (const [index, text] of hostileJsonTexts().entries()) {
+      const path = file(`hostile-${index}.json`, text);
+      for (const format of ["yaml", "json"]) {
+        const run = merge(["docs", "-f", format, path, "-"], { input: text, cwd: dir });
+        expect(run.status).toBe(0);
+        expect(run.stderr).toBe("");
+        expect(run.stdout).toMatch(/__proto__|constructor|prototype/);
+        if (format === "json") expect(JSON.stringify(JSON.parse(run.stdout))).toContain('"keep"');
+        cases++;
+      }
+    }
+    tally("pollution", cases);
+  });
+
+  it("refuses hostile merger specs with a coded error and status 1 or 2", () => {
+    const specs = [
+      "__proto__()",
+      "constructor(prototype)",
+      "dict(__proto__)",
+      "toString()",
+      "list((",
+      "+".repeat(5000),
+    ];
+    for (const spec of specs) {
+      const run = merge(["docs", "--spec", spec, "-"], { input: "a: 1\n", cwd: dir });
+      expect([1, 2]).toContain(run.status);
+      expect(run.stdout).toBe("");
+      expectCleanFailure(run.stderr, /\[(UNKNOWN_MERGER|UNKNOWN_OPTION|SPEC_SYNTAX|USAGE[A-Z_]*)\]/);
+    }
+    tally("pollution", specs.length);
+  });
+
+  it("turns bombs, deep nesting, bad bytes and odd YAML into one coded error line and status 1", () => {
+    let bomb = 'l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i < 10; i++)
+      bomb += `l${i}: &l${i} [${Array(9)
+        .fill(`*l${i - 1}`)
+        .join(",")}]\n`;
+    const cases: [string, string | Uint8Array, RegExp][] = [
+      ["bomb.yml", bomb, /bomb\.yml:\d+:\d+: .*\[SIZE_LIMIT\]/],
+      ["deep.yml", `${"[".repeat(100_000)}${"]".repeat(100_000)}`, /deep\.yml:1:\d+: .*\[DEPTH_LIMIT\]/],
+      ["deep-block.yml", `${"- ".repeat(100_000)}x\n`, /deep-block\.yml:\d+:\d+: .*\[DEPTH_LIMIT\]/],
+      ["binary.yml", new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0x0a]), /binary\.yml.*\[YAML_ENCODING\]/],
+      ["python.yml", "a: !!python/object/apply:os.system ['id']\n", /python\.yml:1:\d+: .*\[YAML_TAG\]/],
+      ["tabs.yml", "a:\n\tb: 1\n", /tabs\.yml:2:1: .*\[YAML_PARSE\]/],
+      ["recursive.yml", "a: &a [*a]\n", /recursive\.yml:1:\d+: .*\[YAML_PARSE\]/],
+    ];
+    for (const [name, text, pattern] of cases) {
+      const path = file(name, text);
+      const run = merge(["docs", path], { cwd: dir });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expectCleanFailure(run.stderr, pattern);
+    }
+    tally("size", 3);
+    tally("odd-yaml", cases.length - 3);
+  });
+
+  it("reports missing files, directories and FIFOs given as input, and empty stdin", () => {
+    mkdirSync(join(dir, "a-directory.yml"), { recursive: true });
+    const runs: [string[], RegExp][] = [
+      [["docs", "missing.yml"], /missing\.yml: .*\[FILE_NOT_FOUND\]/],
+      [["docs", "a-directory.yml"], /a-directory\.yml: .*\[[A-Z_]+\]/],
+      [["cloud-config", "missing.yml"], /missing\.yml: .*\[FILE_NOT_FOUND\]/],
+      [
+        ["stack", "missing.cfg", "--minion-id", "m", "--grains", "missing-grains.yml"],
+        /missing-grains\.yml: .*\[FILE_NOT_FOUND\]/,
+      ],
+      [
+        ["mysql", "--config", "missing-master.yml", "--minion-id", "m"],
+        /missing-master\.yml: .*\[FILE_NOT_FOUND\]/,
+      ],
+      [
+        ["pillar", "--config", "missing-master.yml", "--minion-id", "m"],
+        /missing-master\.yml: .*\[FILE_NOT_FOUND\]/,
+      ],
+    ];
+    for (const [args, pattern] of runs) {
+      const run = merge(args, { cwd: dir });
+      expect(run.status, args.join(" ")).toBe(1);
+      expect(run.stdout).toBe("");
+      expectCleanFailure(run.stderr, pattern);
+    }
+    // Empty standard input is an empty document: a warning, and the empty merge.
+    const empty = merge(["docs", "-"], { input: "", cwd: dir });
+    expect(empty.status).toBe(0);
+    expect(empty.stdout).toBe("{}\n");
+    expect(empty.stderr).toMatch(/^warning: standard input: empty document/);
+    const emptyJson = merge(["docs", "-f", "json", "-"], { input: "", cwd: dir });
+    expect(JSON.parse(emptyJson.stdout)).toEqual({});
+    tally("faults", runs.length + 2);
+  });
+
+  it("never leaves a partial file: -o keeps the old file when the input is hostile", () => {
+    const out = file("result.yml", "previous: result\n");
+    const bad = [
+      file(
+        "bad-bomb.yml",
+        'a: &a ["x","x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: [*g,*g,*g,*g,*g,*g,*g,*g,*g,*g]\n',
+      ),
+      file("bad-tag.yml", "a: !!js/function 'function(){}'\n"),
+      join(dir, "missing-input.yml"),
+    ];
+    for (const input of bad) {
+      const run = merge(["docs", file("good.yml", "good: 1\n"), input, "-o", out], { cwd: dir });
+      expect(run.status).toBe(1);
+      expect(readFileSync(out, "utf8")).toBe("previous: result\n");
+    }
+    expect(readdirSync(dir).filter((name) => name.startsWith("result") || name.includes(".tmp"))).toEqual([
+      "result.yml",
+    ]);
+    tally("faults", bad.length);
+  });
+});
+
+describe("process faults", () => {
+  it("exits quietly when standard output is closed before the output is written (EPIPE)", async () => {
+    const big = Array.from({ length: 30_000 }, (_, i) => `key${i}: ${"y".repeat(30)}`).join("\n");
+    let cases = 0;
+    for (const format of ["yaml", "json"]) {
+      const child = spawn(process.execPath, [BIN, "docs", "-f", format, "-"], {
+        cwd: dir,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk) => {
+        stderr += chunk;
+      });
+      // Closed before anything is read: the first write fails.
+      child.stdout.destroy();
+      child.stdin.end(big);
+      const code = await new Promise<number | null>((resolve) =>
+        child.on("close", (status) => resolve(status)),
+      );
+      expect(code).toBe(0);
+      expect(stderr).toBe("");
+      cases++;
+    }
+    tally("faults", cases);
+  });
+
+  it("exits 130 on SIGINT in the middle of a long merge, with no output and no file", async () => {
+    const out = join(dir, "interrupted.yml");
+    const lines = Array.from({ length: 200_000 }, (_, i) => `k${i}: [${i}, ${i + 1}]`).join("\n");
+    const big = file("big.yml", lines);
+    const child = spawn(process.execPath, [BIN, "docs", big, big, big, "-o", out], {
+      cwd: dir,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    // Let it start reading and parsing (a wait, not a timing assertion), then interrupt.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolve) =>
+      child.on("close", (status) => resolve(status)),
+    );
+    // Either the interrupt arrived mid-run (130) or the merge had already finished (0, file complete).
+    if (code === 130) {
+      expect(stdout).toBe("");
+      expect(readdirSync(dir).filter((name) => name.startsWith("interrupted"))).toEqual([]);
+    } else {
+      expect(code).toBe(0);
+      expect(readFileSync(out, "utf8")).toMatch(/k199999:/);
+    }
+    expect(stderr).not.toMatch(/\n\s+at /);
+    tally("faults", 1);
+  }, 60_000);
+});
