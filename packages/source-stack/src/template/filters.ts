@@ -323,6 +323,23 @@ export function jinjaFilters(): Record<string, Filter> {
       const t = testFn(this, args.slice(1));
       return list(v).filter((x) => t(get(x)));
     },
+    slice: (v, ...args) => {
+      const [count, fill] = bindArgs(args, ["slices", "fill_with"], "slice");
+      const items = list(v);
+      const n = Number(count);
+      const per = Math.floor(items.length / n);
+      const extra = items.length % n;
+      const out: unknown[][] = [];
+      let offset = 0;
+      for (let i = 0; i < n; i++) {
+        const start = offset + i * per;
+        if (i < extra) offset++;
+        const part = items.slice(start, offset + (i + 1) * per);
+        if (fill !== undefined && i >= extra) part.push(fill);
+        out.push(part);
+      }
+      return out;
+    },
     sort: sortFilter,
     string: (v) => text(v),
     sum: (v, ...args) => {

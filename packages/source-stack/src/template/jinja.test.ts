@@ -170,6 +170,46 @@ describe("statements", () => {
       ),
     ).toBe('\nadmins:\n  - tom: 500\nroles: ["db", "web"]\nfirst_role: db\nempty: [\'x\']');
   });
+  it("string literal escapes follow Python", () => {
+    expect(
+      renderCase(
+        "{{ 'a\\tb' }}|{{ 'back\\\\slash' }}|{{ 'it\\'s' }}|{{ \"dq \\\"x\\\"\" }}|{{ '\\u00e9' }}|{{ 'nl\\nx' }}|{{ '\\d+\\.\\w' }}|{{ '\\x41\\101\\U0001F600' }}",
+      ),
+    ).toBe('a\tb|back\\slash|it\'s|dq "x"|é|nl\nx|\\d+\\.\\w|AA😀');
+  });
+  it("block set with whitespace control", () => {
+    expect(renderCase("{%- set blk -%}\n  inner {{ s }}\n{%- endset -%}\n[{{ blk }}]")).toBe(
+      "[inner Hello World]",
+    );
+  });
+  it("operator precedence", () => {
+    expect(
+      renderCase(
+        "{{ -1|abs }}|{{ 1 + -2|abs }}|{{ not 1 in l }}|{{ 1 or 0 and 0 }}|{{ -2 ** 2 }}|{{ 2 ** 3 ** 2 }}|{{ 'a' < 'b' }}|{{ [1, 2]|sum(start=10) }}|{{ 10 - 2 - 3 }}|{{ 2 * 3 + 4 }}|{{ 7 % 4 * 2 }}",
+      ),
+    ).toBe("1|3|True|1|4|64|True|13|5|10|6");
+  });
+  it("macro defaults see earlier parameters; call blocks with arguments", () => {
+    expect(
+      renderCase(
+        "{% macro m(a, b=a) %}{{ a }}{{ b }}{% endmacro %}{{ m(1) }}|{% macro lst(items) %}{% for i in items %}[{{ caller(i) }}]{% endfor %}{% endmacro %}{% call(item) lst([1, 2]) %}{{ item * 2 }}{% endcall %}",
+      ),
+    ).toBe("11|[2][4]");
+  });
+  it("an outer loop variable kept in a set", () => {
+    expect(
+      renderCase(
+        "{% for a in [1, 2] %}{% set outer = loop %}{% for b in [0] %}{{ outer.index }}{{ loop.index }} {% endfor %}{% endfor %}",
+      ),
+    ).toBe("11 21 ");
+  });
+  it("loops and whitespace", () => {
+    expect(
+      renderCase(
+        "{% for i in [1, 2] %}\n{{ i }}\n{% endfor %}|{% for i in [1, 2] -%}\n{{ i }}\n{%- endfor %}|  {%- if true %} x {% endif -%}  \n  y",
+      ),
+    ).toBe("\n1\n\n2\n|12| x y");
+  });
 });
 
 describe("methods", () => {
@@ -329,6 +369,13 @@ describe("filters", () => {
     expect(renderCase("{{ {'a': '<b>&\\'x\\'', 'u': u}|tojson }}")).toBe(
       '{"a": "\\u003cb\\u003e\\u0026\\u0027x\\u0027", "u": "\\u00e9\\ud83d\\ude00\\t\\u003ctag\\u003e"}',
     );
+  });
+  it("slice and batch", () => {
+    expect(
+      renderCase(
+        "{{ [1, 2, 3]|slice(2)|list }}|{{ [1, 2, 3, 4, 5]|slice(3, 0)|list }}|{{ [1, 2, 3]|batch(2, 'x')|list }}",
+      ),
+    ).toBe("[[1, 2], [3]]|[[1, 2], [3, 4], [5, 0]]|[[1, 2], [3, 'x']]");
   });
 });
 

@@ -151,8 +151,11 @@ class PyParser extends BaseParser {
       } else node.value = first;
       this.advanceAfterBlockEnd(tag.value);
     } else {
-      if (!this.skip(njLexer.TOKEN_BLOCK_END))
+      const end = this.nextToken();
+      if (!end || end.type !== njLexer.TOKEN_BLOCK_END) {
         this.fail("expected = or the end of the set tag", tag.lineno, tag.colno);
+      }
+      if (end.value.charAt(0) === "-") this.dropLeadingWhitespace = true;
       node.body = new njNodes.Capture(tag.lineno, tag.colno, this.parseUntilBlocks("endset"));
       node.value = null;
       this.advanceAfterBlockEnd();
@@ -333,8 +336,65 @@ function startsTestArgument(tok: NjAny): boolean {
  * nunjucks' tokenizer ends a tag at the first `}}`, even inside a dict literal (`{'a': {'b': 1}}`); Jinja
  * balances braces. This wraps one tokenizer instance to do the same.
  */
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\n": "",
+};
+
+/** A string literal with Python's escapes (`\u00e9`, `\x41`, octal); unknown escapes such as `\d` keep the backslash. */
+function parsePyString(tokens: NjAny, quote: string): string {
+  tokens.forward();
+  let out = "";
+  while (!tokens.isFinished() && tokens.current() !== quote) {
+    const ch = tokens.current();
+    tokens.forward();
+    if (ch !== "\\") {
+      out += ch;
+      continue;
+    }
+    const e = tokens.current();
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) {
+      out += simple;
+      tokens.forward();
+      continue;
+    }
+    const hexLen = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
+    if (hexLen > 0) {
+      const hex = tokens.str.slice(tokens.index + 1, tokens.index + 1 + hexLen);
+      if (hex.length === hexLen && /^[0-9a-fA-F]+$/.test(hex)) {
+        out += String.fromCodePoint(Number.parseInt(hex, 16));
+        for (let i = 0; i <= hexLen; i++) tokens.forward();
+        continue;
+      }
+    }
+    if (e >= "0" && e <= "7") {
+      let oct = "";
+      while (oct.length < 3 && tokens.current() >= "0" && tokens.current() <= "7") {
+        oct += tokens.current();
+        tokens.forward();
+      }
+      out += String.fromCharCode(Number.parseInt(oct, 8));
+      continue;
+    }
+    out += "\\";
+  }
+  tokens.forward();
+  return out;
+}
+
 function balancedTokens(src: string): NjAny {
   const tokens = njLexer.lex(src, {});
+  tokens._parseString = (quote: string) => parsePyString(tokens, quote);
   const next = tokens.nextToken.bind(tokens);
   let depth = 0;
   tokens.nextToken = (): NjAny => {
