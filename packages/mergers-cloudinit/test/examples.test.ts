@@ -34,7 +34,7 @@ describe("examples/cloud-config", () => {
     const result = await mergeUserData(readFileSync(new URL("user-data/user-data.mime", root)));
     expect(result.errors).toEqual([]);
     expect(result.value).toEqual(expected("user-data/expected.yaml"));
-    expect(result.merged).toEqual(["base.yaml", "more.yaml", "patch.json", "late.yaml"]);
+    expect(result.merged).toEqual(["base.yaml", "more.yaml", "patch.jsonp", "late.yaml"]);
     expect(formatCloudConfig(result)).toBe(read("user-data/expected-cloud-config.txt"));
     expect(result.skipped).toEqual([
       {
