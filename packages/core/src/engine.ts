@@ -1,8 +1,9 @@
 import { isMergeError, MergeError } from "./errors.js";
-import { type KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
+import { type Dict, KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
 import type { PathKey } from "./path.js";
 import { formatPath } from "./path.js";
 import type {
+  InPlaceHandlers,
   MergeHandler,
   MergeHandlers,
   MergerContext,
@@ -31,6 +32,13 @@ export interface Merger {
   readonly label: string;
   /** Merges `incoming` into `base` and returns the result. Inputs are never changed. */
   merge(base: unknown, incoming: unknown): unknown;
+  /**
+   * The fold's fast path: like `merge`, but mappings and lists listed in `owned` (containers the caller created and
+   * nobody else holds) may be changed in place by plugins with in-place handlers; containers of `target` not in
+   * `owned` are copied before their first change and the copies are added to `owned`. `incoming` is never changed.
+   * `mergeAll` uses it with an accumulator that starts as a fresh `{}`.
+   */
+  mergeInto(target: unknown, incoming: unknown, owned: Set<object>): unknown;
   /** The label of the plugin that handles base values of this kind, if any. */
   handlerFor(kind: ValueKind): string | undefined;
   /** Sets the document index reported in trace events (used by `mergeAll`). */
@@ -58,6 +66,10 @@ export function createMerger(
   const trace = options.trace;
   const table: (MergeHandler | undefined)[] = new Array(VALUE_KINDS.length).fill(undefined);
   const owners: (string | undefined)[] = new Array(VALUE_KINDS.length).fill(undefined);
+  // In-place handlers for dict (0) and list (1), set only when the plugin owning that kind provides one.
+  const inPlaceTable: (MergeHandler | undefined)[] = [undefined, undefined];
+  // Containers that may be changed in place; set only while `mergeInto` runs.
+  let owned: Set<object> | undefined;
   const path: PathKey[] = [];
   // Values on the current recursion chain; only read when the depth limit is hit, to tell a cycle apart.
   const chain: unknown[] = [];
@@ -77,24 +89,40 @@ export function createMerger(
 
   function merge(base: unknown, incoming: unknown, key?: PathKey): unknown {
     const kind = kindCodeOf(base);
-    const handler = table[kind];
+    let handler = table[kind];
     if (handler === undefined) {
       if (trace !== undefined) record("unchanged", "engine", key, `no merger handles ${VALUE_KINDS[kind]}`);
       return base;
     }
     if (depth >= maxDepth) throw depthError(key);
+    if (owned !== undefined && kind <= KindCode.List && inPlaceTable[kind] !== undefined) {
+      // Copy on first change: after this the container belongs to the fold and later documents change it in place.
+      if (!owned.has(base as object)) {
+        base = kind === KindCode.Dict ? { ...(base as Dict) } : (base as unknown[]).slice();
+        owned.add(base as object);
+      }
+      handler = inPlaceTable[kind];
+    }
     if (key !== undefined) path.push(key);
     chain[depth] = base;
     depth++;
+    // No `finally`: the normal path unwinds inline, which keeps the per-level cost to a few stores.
+    let result: unknown;
     try {
-      return (handler as (b: unknown, i: unknown) => unknown)(base, incoming);
+      result = (handler as (b: unknown, i: unknown) => unknown)(base, incoming);
     } catch (error) {
-      throw stamp(error, kind);
-    } finally {
-      depth--;
-      if (key !== undefined) path.pop();
-      if (depth === 0) chain.length = 0;
+      const stamped = stamp(error, kind);
+      unwind(key);
+      throw stamped;
     }
+    unwind(key);
+    return result;
+  }
+
+  function unwind(key: PathKey | undefined): void {
+    depth--;
+    if (key !== undefined) path.pop();
+    if (depth === 0) chain.length = 0;
   }
 
   function depthError(key: PathKey | undefined): MergeError {
@@ -177,6 +205,9 @@ export function createMerger(
       if (table[code] === undefined) {
         table[code] = handler as MergeHandler;
         owners[code] = label;
+        const inPlace = handlers.inPlace?.[kind as keyof InPlaceHandlers];
+        if (typeof inPlace === "function" && code <= KindCode.List)
+          inPlaceTable[code] = inPlace as MergeHandler;
       }
     }
   }
@@ -185,6 +216,15 @@ export function createMerger(
     spec,
     label: formatSpec(spec),
     merge: (base, incoming) => merge(base, incoming),
+    mergeInto: (target, incoming, ownedSet) => {
+      const outer = owned;
+      owned = ownedSet;
+      try {
+        return merge(target, incoming);
+      } finally {
+        owned = outer;
+      }
+    },
     handlerFor: (kind) => owners[VALUE_KINDS.indexOf(kind)],
     setDocument: (index) => {
       document = index;

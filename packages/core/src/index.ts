@@ -28,6 +28,7 @@ export {
 export { formatPath, type PathKey } from "./path.js";
 export {
   definePlugin,
+  type InPlaceHandlers,
   type KindValue,
   type KindValues,
   type MergeHandler,

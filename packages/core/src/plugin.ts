@@ -9,7 +9,23 @@ export type MergeHandler = (base: never, incoming: unknown) => unknown;
 /** The handlers a plugin instance provides, by the kind of the *base* value. */
 export type MergeHandlers = {
   readonly [K in ValueKind]?: (base: KindValue<K>, incoming: unknown) => unknown;
+} & {
+  /** Optional in-place variants of the `dict` and `list` handlers, used by folds that own their accumulator. */
+  readonly inPlace?: InPlaceHandlers;
 };
+
+/**
+ * In-place handlers: the fast path of `mergeAll`, which folds into an accumulator it owns. The engine calls one only
+ * with a `target` it created itself during that fold (a copy it made, never an input and never a value a caller holds),
+ * so the handler may change `target` and return it. Recurse with `ctx.merge` as usual: children are copied by the
+ * engine before their first in-place change. The result must equal what the pure handler returns for a copy of
+ * `target`; `incoming` must never be changed; values taken from `incoming` may be stored as they are (shared), and a
+ * value must not be stored at two places. Without these handlers folds use the pure ones (slower, same result).
+ */
+export interface InPlaceHandlers {
+  readonly dict?: (target: Dict, incoming: unknown) => unknown;
+  readonly list?: (target: unknown[], incoming: unknown) => unknown;
+}
 
 /** The TypeScript type of a value of each kind. */
 export interface KindValues {

@@ -54,7 +54,9 @@ export interface MergeAllOptions<T = unknown> {
 }
 
 /**
- * Folds documents left to right, starting from `{}`. Each merge is pure, so a rejected document leaves the
+ * Folds documents left to right, starting from `{}`. Without `onError` the fold owns its accumulator: mergers with
+ * in-place handlers change the containers the fold created instead of copying them for every document (documents
+ * and `initial` are never changed). With `onError` each merge is pure, so a rejected document leaves the
  * accumulated value exactly as it was.
  */
 export function mergeAll<T = unknown>(docs: Iterable<T>, options: MergeAllOptions<T>): unknown {
@@ -79,6 +81,9 @@ export function mergeAll<T = unknown>(docs: Iterable<T>, options: MergeAllOption
   const base = resolve(normalizeSpec(options.spec));
   let following = base;
   let value: unknown = options.initial === undefined ? {} : options.initial;
+  // The containers the fold may change in place: its own `{}` and the copies the engine makes on first change.
+  const owned = options.onError === undefined ? new Set<object>() : undefined;
+  if (owned !== undefined && options.initial === undefined) owned.add(value as object);
   let index = 0;
   for (const item of docs) {
     const current = index++;
@@ -88,7 +93,7 @@ export function mergeAll<T = unknown>(docs: Iterable<T>, options: MergeAllOption
       const declared = spec === undefined || spec === null ? undefined : resolve(normalizeSpec(spec));
       const merger = scope === "self" ? (declared ?? base) : following;
       merger.setDocument(current);
-      value = merger.merge(value, doc);
+      value = owned === undefined ? merger.merge(value, doc) : merger.mergeInto(value, doc, owned);
       if (scope === "following" && declared !== undefined) following = declared;
     } catch (error) {
       const failure = locate(error, current, options.sources?.[current]);
