@@ -386,6 +386,25 @@ describeWithServer("MySQL pillar against a real server", (server) => {
       }
     });
 
+    it("recovers when the server has closed the pool's idle connection", async () => {
+      const pillar = createMysqlPillar({
+        connection: settingsFor(server, db.name),
+        connectionLimit: 1,
+        queries: ["SELECT 'ok', %s"],
+      });
+      try {
+        expect(await pillar.fetch("first")).toEqual({ ok: "first" });
+        const [rows] = await db.admin.query(
+          "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND ID <> CONNECTION_ID() AND COMMAND = 'Sleep'",
+          [db.name],
+        );
+        for (const { ID } of rows as { ID: number }[]) await db.admin.query(`KILL CONNECTION ${Number(ID)}`);
+        expect(await pillar.fetch("second")).toEqual({ ok: "second" });
+      } finally {
+        await pillar.close();
+      }
+    });
+
     it("refuses to fetch after close", async () => {
       const pillar = createMysqlPillar({
         connection: settingsFor(server, db.name),

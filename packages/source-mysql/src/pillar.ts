@@ -2,7 +2,7 @@ import type { EventEmitter } from "node:events";
 import { type Dict, isMergeError, isPlainObject, MergeError } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import { fixRow, floatColumns } from "./columns.js";
-import { redact, wrapDriverError } from "./driver-errors.js";
+import { classifyDriverError, redact, wrapDriverError } from "./driver-errors.js";
 import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
 import { mergeExtPillar } from "./merge.js";
 import { type PreparedSql, prepareSql } from "./placeholders.js";
@@ -197,20 +197,35 @@ export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
     if (entries.every((entry) => entry.length === 0)) return {};
     const first = entries.find((entry) => entry.length > 0)![0]!.label;
     const pool = await getPool();
-    let connection: PoolConnection;
-    try {
-      connection = await acquire(pool);
-    } catch (error) {
-      throw wrapDriverError(error, "connect", first, secrets, describeServer(settings));
-    }
+    const connect = async (): Promise<PoolConnection> => {
+      try {
+        return await acquire(pool);
+      } catch (error) {
+        throw wrapDriverError(error, "connect", first, secrets, describeServer(settings));
+      }
+    };
+    // Salt's MySQLdb connection does not autocommit: all queries of a fetch read one snapshot and whatever a query
+    // might write is rolled back when the connection closes. A transaction we roll back does the same.
+    const begin = async (target: PoolConnection): Promise<unknown> => {
+      try {
+        await plainQuery(target, "START TRANSACTION");
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    };
+    let connection = await connect();
     let healthy = false;
     try {
-      // Salt's MySQLdb connection does not autocommit: all queries of a fetch read one snapshot and whatever a
-      // query might write is rolled back when the connection closes. A transaction we roll back does the same.
-      try {
-        await plainQuery(connection, "START TRANSACTION");
-      } catch (error) {
-        throw wrapDriverError(error, "query", first, secrets, "the start of the transaction");
+      let failed = await begin(connection);
+      if (failed !== undefined && classifyDriverError(failed, "query") === "SQL_CONNECTION_LOST") {
+        // A pooled connection the server closed while it sat idle: nothing has been read yet, so try a fresh one.
+        connection.destroy();
+        connection = await connect();
+        failed = await begin(connection);
+      }
+      if (failed !== undefined) {
+        throw wrapDriverError(failed, "query", first, secrets, "the start of the transaction");
       }
       let merged: Dict = {};
       for (const [number, entry] of entries.entries()) {
