@@ -40,6 +40,8 @@ export interface ConstructorOptions {
   readonly lines: LineCounter;
   readonly track: boolean;
   readonly hasAnchors: boolean;
+  /** Length of the text when it does not end with a line break (a block scalar reaching it gets no final "\n"). */
+  readonly openEnd: number | undefined;
 }
 
 type AnyNode = Node | null | undefined;
@@ -433,7 +435,16 @@ export class YamlConstructor {
   }
 
   private scalar(node: Scalar): unknown {
-    const text = String(node.source ?? "");
+    let text = String(node.source ?? "");
+    // PyYAML keeps a block scalar's final line break only when the input has one: `|\n  t` at the very end is "t".
+    if (
+      (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") &&
+      this.o.openEnd !== undefined &&
+      (node.range?.[1] ?? 0) >= this.o.openEnd &&
+      text.endsWith("\n")
+    ) {
+      text = text.slice(0, -1);
+    }
     const tag = this.scalarTag(node);
     try {
       switch (tag) {

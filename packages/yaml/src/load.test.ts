@@ -309,6 +309,13 @@ describe("documents, encoding and syntax errors", () => {
     expect(error.source).toMatchObject({ file: "t.yaml", line: 2 });
   });
 
+  it("refuses a node after an explicit key that has no value indicator", () => {
+    const error = fails(() => py("? a\n? b\n- c"));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.source).toMatchObject({ line: 3, column: 1 });
+    expect(py("? a\n: - c")).toEqual({ a: ["c"] });
+  });
+
   it("reports syntax errors with 1-based line and column", () => {
     const error = fails(() => py("a: [1, 2\nb: 3\n"));
     expect(error.code).toBe("YAML_PARSE");

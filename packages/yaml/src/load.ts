@@ -98,15 +98,34 @@ function tabError(offset: number, lines: LineCounter, file: string | undefined):
 }
 
 /** PyYAML's scanner skips only spaces between tokens, so a tab there (or one ending a plain scalar) is an error. */
+/** How tabs between tokens are judged: PyYAML refuses them all; libyaml (Salt) only some; none when no tab. */
+type TabRule = "pyyaml" | "libyaml" | "none";
+
+/**
+ * PyYAML's scanner skips only spaces between tokens, so a tab there is an error. libyaml skips tabs too, except at
+ * the start of a line and right after a block indicator (`-`, `?`, or a `:` opening a line).
+ */
 function checkTabs(
   tokens: readonly CST.SourceToken[] | undefined,
+  rule: TabRule,
+  text: string,
   lines: LineCounter,
   file: string | undefined,
 ): void {
   if (tokens === undefined) return;
-  for (const t of tokens) {
-    if (t.type === "space" && t.source.includes("\t"))
-      tabError(t.offset + t.source.indexOf("\t"), lines, file);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type !== "space" || !t.source.includes("\t")) continue;
+    const at = t.offset + t.source.indexOf("\t");
+    if (rule === "pyyaml") tabError(at, lines, file);
+    const previous = tokens[i - 1];
+    const lineStart = t.offset === 0 || text[t.offset - 1] === "\n" || text[t.offset - 1] === "\r";
+    const afterIndicator =
+      previous !== undefined &&
+      (previous.type === "seq-item-ind" ||
+        previous.type === "explicit-key-ind" ||
+        (previous.type === "map-value-ind" && (previous.offset === 0 || text[previous.offset - 1] === "\n")));
+    if ((lineStart && t.source[0] === "\t") || afterIndicator) tabError(at, lines, file);
   }
 }
 
@@ -117,23 +136,61 @@ function checkTabs(
 function checkTree(
   token: CST.Token,
   maxDepth: number,
-  strictTabs: boolean,
+  tabs: TabRule,
+  text: string,
   lines: LineCounter,
   file: string | undefined,
 ): void {
   const stack: [CST.Token, number][] = [[token, 0]];
   while (stack.length > 0) {
     const [tok, depth] = stack.pop()!;
-    if (strictTabs) {
-      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, lines, file);
-      if ("end" in tok && Array.isArray(tok.end)) checkTabs(tok.end, lines, file);
-      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], lines, file);
-      if (tok.type === "scalar" && tok.source.includes("\t"))
+    if (tabs !== "none") {
+      if (tok.type === "space") checkTabs([tok], tabs, text, lines, file);
+      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file);
+      if ("end" in tok && Array.isArray(tok.end)) checkTabs(tok.end, tabs, text, lines, file);
+      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], tabs, text, lines, file);
+      if (tabs === "pyyaml" && tok.type === "scalar" && tok.source.includes("\t")) {
         tabError(tok.offset + tok.source.indexOf("\t"), lines, file);
+      }
       if (tok.type === "block-map" || tok.type === "block-seq" || tok.type === "flow-collection") {
+        const flow = tok.type === "flow-collection";
         for (const item of tok.items) {
-          checkTabs(item.start, lines, file);
-          if ("sep" in item) checkTabs(item.sep, lines, file);
+          // Inside flow collections libyaml skips tabs like spaces.
+          if (flow && tabs === "libyaml") continue;
+          checkTabs(item.start, tabs, text, lines, file);
+          if ("sep" in item) checkTabs(item.sep, tabs, text, lines, file);
+        }
+      }
+    }
+    if (tok.type === "block-map") {
+      for (const item of tok.items) {
+        // The parser hangs a node that follows an explicit `? key` line without `:` on that key, and the composer
+        // then drops it; PyYAML refuses such text.
+        // PyYAML has no empty implicit key in block context: a line starting with `: ` is an error there.
+        const sep: CST.SourceToken[] = item.sep ?? [];
+        const valueInd = sep.find((t) => t.type === "map-value-ind");
+        const props = item.start.some((t) => t.type === "anchor" || t.type === "tag");
+        if (
+          !item.explicitKey &&
+          !props &&
+          (item as { key?: unknown }).key == null &&
+          valueInd !== undefined
+        ) {
+          const at = valueInd;
+          throw yamlError(
+            "YAML_PARSE",
+            "expected <block end>, but found ':' (while parsing a block mapping)",
+            file,
+            mark(lines, at.offset),
+          );
+        }
+        if (item.value && !item.sep?.some((t) => t.type === "map-value-ind")) {
+          throw yamlError(
+            "YAML_PARSE",
+            "expected ':' after an explicit key (while parsing a block mapping)",
+            file,
+            mark(lines, item.value.offset),
+          );
         }
       }
     }
@@ -203,6 +260,71 @@ function checkLexicalDepth(text: string, maxDepth: number, file: string | undefi
   }
 }
 
+/**
+ * Stream-level rules PyYAML enforces and the yaml package lets pass: a directive needs a well-formed name and must
+ * be followed by `---`; a document cannot start with `...`.
+ */
+function checkDocumentMarkers(
+  tokens: readonly CST.Token[],
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  let pendingDirective: CST.Token | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    if (tok.type === "directive") {
+      if (!/^%[0-9A-Za-z_-]+(?:[ \t]|$)/.test(tok.source)) {
+        throw yamlError(
+          "YAML_PARSE",
+          "expected alphabetic or numeric character (while scanning a directive)",
+          file,
+          mark(lines, tok.offset),
+        );
+      }
+      pendingDirective ??= tok;
+    } else if (tok.type === "document") {
+      const explicit = tok.start.some((t) => t.type === "doc-start");
+      if (pendingDirective !== undefined && !explicit) {
+        throw yamlError(
+          "YAML_PARSE",
+          "expected '<document start>' after a directive",
+          file,
+          mark(lines, tok.offset),
+        );
+      }
+      pendingDirective = undefined;
+      // `...` with nothing before it in the stream: PyYAML expected node content there.
+      if (
+        !explicit &&
+        tok.value === undefined &&
+        tokens[i + 1]?.type === "doc-end" &&
+        i === firstContent(tokens)
+      ) {
+        throw yamlError(
+          "YAML_PARSE",
+          "expected the node content, but found '<document end>' (while parsing a block node)",
+          file,
+          mark(lines, tokens[i + 1]!.offset),
+        );
+      }
+    }
+  }
+  if (pendingDirective !== undefined) {
+    throw yamlError(
+      "YAML_PARSE",
+      "expected '<document start>', but found '<stream end>'",
+      file,
+      mark(lines, pendingDirective.offset),
+    );
+  }
+}
+
+function firstContent(tokens: readonly CST.Token[]): number {
+  return tokens.findIndex(
+    (t) => t.type !== "comment" && t.type !== "newline" && t.type !== "space" && t.type !== "byte-order-mark",
+  );
+}
+
 function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared {
   const file = options.filename;
   let text = decode(input, file);
@@ -227,15 +349,23 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   checkLexicalDepth(text, maxDepth, file);
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
-  const strictTabs = (options.flavor ?? "pyyaml") === "pyyaml" && text.includes("\t");
-  for (const token of tokens) checkTree(token, maxDepth, strictTabs, lines, file);
+  const tabs: TabRule = !text.includes("\t")
+    ? "none"
+    : (options.flavor ?? "pyyaml") === "pyyaml"
+      ? "pyyaml"
+      : "libyaml";
+  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file);
+  checkDocumentMarkers(tokens, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
   const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
   return { text, lines, docs };
 }
 
 function syntaxError(doc: Document.Parsed, lines: LineCounter, file: string | undefined): void {
-  const first = doc.errors[0];
+  // PyYAML starts a comment at any `#` met between tokens (`"d"# c`); the yaml package wants white space first.
+  const first = doc.errors.find(
+    (e) => !(e.code === "MISSING_CHAR" && e.message.startsWith("Comments must be separated")),
+  );
   if (first === undefined) return;
   // The yaml package reports its own stack exhaustion; it is a nesting problem for the user.
   const code: YamlErrorCode = first.code === "RESOURCE_EXHAUSTION" ? "DEPTH_LIMIT" : "YAML_PARSE";
@@ -258,6 +388,7 @@ function constructDocument(
     lines: prepared.lines,
     track,
     hasAnchors: prepared.text.includes("&"),
+    openEnd: /[\n\r]$/.test(prepared.text) ? undefined : prepared.text.length,
   });
   return ctor.document(doc.contents);
 }
