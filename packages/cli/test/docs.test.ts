@@ -124,4 +124,29 @@ describe("merge docs", () => {
     const json = merge(["docs", "--format", "json", "-"], { input });
     expect(json.stdout).toBe('{\n  "__proto__": {\n    "polluted": true\n  },\n  "a": 1\n}\n');
   });
+
+  it("turns a YAML alias bomb into SIZE_LIMIT instead of expanding it", () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 0; i < 9; i++) {
+      const name = String.fromCharCode(98 + i);
+      const previous = String.fromCharCode(97 + i);
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(",")}]`);
+    }
+    const run = merge(["docs", "-"], { input: `${lines.join("\n")}\n` });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^error: -:\d+:\d+: .*\[SIZE_LIMIT\]\n$/);
+  });
+
+  it("turns nesting 10^5 deep into DEPTH_LIMIT", () => {
+    const run = merge(["docs", "-"], { input: `${"[".repeat(100_000)}${"]".repeat(100_000)}\n` });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/\[DEPTH_LIMIT\]\n$/);
+  });
+
+  it("refuses object-constructing tags with a coded error", () => {
+    const run = merge(["docs", "-"], { input: "a: !!python/object/apply:os.system ['echo hi']\n" });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: -:1:\d+: .*\[[A-Z_]+\]\n$/);
+  });
 });
