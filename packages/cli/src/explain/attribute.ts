@@ -183,7 +183,7 @@ export function explainResult(
               ? matched![index]!.place
               : { document: whole.document, path: [...whole.path, index] };
           path.push(index);
-          for (const d of visit(item, path, place, matched?.[index]!.sources ?? [])) contributors.add(d);
+          for (const d of visit(item, path, place, matched?.[index]?.sources ?? [])) contributors.add(d);
           path.pop();
         });
       } else {
