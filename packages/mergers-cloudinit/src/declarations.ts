@@ -9,8 +9,11 @@ import {
   parseSpecList,
 } from "@merge/core";
 
-/** Part headers: a plain record (exact-case names) or `[name, value]` pairs in message order. */
-export type PartHeaders = Readonly<Record<string, string>> | readonly (readonly [string, string])[];
+/** Part headers: a plain record or a `Map` (exact-case names), or `[name, value]` pairs in message order. */
+export type PartHeaders =
+  | Readonly<Record<string, string>>
+  | ReadonlyMap<string, string>
+  | readonly (readonly [string, string])[];
 
 /** The merger declarations a part makes, and the part with the declaration keys removed. */
 export interface PartDeclaration {
@@ -39,6 +42,7 @@ export function mergeTypeHeader(headers: PartHeaders | undefined): string {
 }
 
 function headerValue(headers: PartHeaders, name: string): string | undefined {
+  if (headers instanceof Map) return headers.get(name);
   if (!Array.isArray(headers)) {
     const record = headers as Readonly<Record<string, string>>;
     return hasOwn(record, name) ? record[name] : undefined;

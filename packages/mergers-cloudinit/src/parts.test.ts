@@ -276,6 +276,12 @@ describe("mergeCloudConfig: names", () => {
     ]);
     expect(result.merged).toEqual(["part-001", "odd name", ""]);
   });
+  it("takes plain strings as part texts and Map headers", () => {
+    const result = mergeCloudConfig(["#cloud-config\na: [1]\n", "a: [2]\n"]);
+    expect(result.value).toEqual({ a: [2] });
+    const headers = new Map([["Merge-Type", "dict(recurse_list)+list(append)"]]);
+    expect(mergeCloudConfig(["a: [1]", { text: "a: [2]", headers }]).value).toEqual({ a: [1, 2] });
+  });
   it("accepts already loaded documents", () => {
     expect(
       mergeCloudConfig([

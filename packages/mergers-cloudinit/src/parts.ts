@@ -77,12 +77,12 @@ interface Prepared {
 }
 
 /**
- * Merges cloud-config parts the way cloud-init's cloud-config handler does. A part that is not a mapping (a list,
+ * Merges cloud-config parts the way cloud-init's cloud-config handler does. A plain string is a part's text. A part that is not a mapping (a list,
  * a scalar, empty, invalid YAML, several documents), whose mergers cannot be resolved, or whose merge fails is
  * rejected whole and reported; later parts still merge.
  */
 export function mergeCloudConfig(
-  parts: Iterable<CloudConfigPart>,
+  parts: Iterable<CloudConfigPart | string>,
   options: MergeCloudConfigOptions = {},
 ): CloudConfigResult {
   const mode = options.mode ?? "current";
@@ -95,7 +95,8 @@ export function mergeCloudConfig(
   const registry = options.registry ?? createCloudInitRegistry();
   const prepared: Prepared[] = [];
   let index = 0;
-  for (const part of parts) {
+  for (const given of parts) {
+    const part: CloudConfigPart = typeof given === "string" ? { text: given } : given;
     prepared.push({ index, part, name: partName(part.name, index), type: part.type ?? sniffType(part) });
     index++;
   }
