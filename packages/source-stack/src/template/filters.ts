@@ -1,7 +1,7 @@
 // Jinja's built-in filters and tests with Jinja/Python behaviour (nunjucks' versions differ in many small ways),
 // plus Salt's serializer filters. Registered per environment; nunjucks' globals are untouched.
 import { hasOwn } from "@merge/core";
-import { roundPy } from "./decimal.js";
+import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, isKwargs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
@@ -22,6 +22,22 @@ import {
 import { codePointCompare, pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
 import { saltYamlDquote, saltYamlEncode, saltYamlSquote } from "./yaml-bridge.js";
+
+/** An item of `groupby`: a `(grouper, list)` tuple with those two names as attributes. */
+export class GroupTuple extends PyTuple {
+  static make(grouper: unknown, items: unknown[]): GroupTuple {
+    const t = new GroupTuple(2);
+    t[0] = grouper;
+    t[1] = items;
+    return t;
+  }
+  get grouper(): unknown {
+    return this[0];
+  }
+  get list(): unknown {
+    return this[1];
+  }
+}
 
 /** What a filter sees as `this`: nunjucks' render Context. */
 export interface FilterThis {
@@ -322,6 +338,72 @@ export function jinjaFilters(): Record<string, Filter> {
       const get = attrGetter(args[0]);
       const t = testFn(this, args.slice(1));
       return list(v).filter((x) => t(get(x)));
+    },
+    filesizeformat: (v, ...args) => {
+      const [binary = false] = bindArgs(args, ["binary"], "filesizeformat");
+      const bytes = Number(v);
+      const base = pyBool(binary) ? 1024 : 1000;
+      const prefixes = pyBool(binary)
+        ? ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+        : ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
+      if (bytes === 1) return "1 Byte";
+      if (bytes < base) return `${Math.trunc(bytes)} Bytes`;
+      let unit = base;
+      let prefix = prefixes[0] as string;
+      for (let i = 0; i < prefixes.length; i++) {
+        unit = base ** (i + 2);
+        prefix = prefixes[i] as string;
+        if (bytes < unit) break;
+      }
+      return `${fixedPy((base * bytes) / unit, 1)} ${prefix}`;
+    },
+    forceescape: (v) => markSafe(htmlEscape(text(v))),
+    groupby: (v, ...args) => {
+      const [attribute, def, caseSensitive = false] = bindArgs(
+        args,
+        ["attribute", "default", "case_sensitive"],
+        "groupby",
+      );
+      const get = attrGetter(attribute);
+      const cs = pyBool(caseSensitive);
+      const keyOf = (item: unknown) => {
+        const k = get(item);
+        return k === undefined ? def : k;
+      };
+      const items = list(v).sort((a, b) => pyCmp(sortKey(keyOf(a), cs), sortKey(keyOf(b), cs)));
+      const out: GroupTuple[] = [];
+      for (const item of items) {
+        const key = keyOf(item);
+        const last = out[out.length - 1];
+        if (last !== undefined && pyEq(sortKey(last[0], cs), sortKey(key, cs)))
+          (last[1] as unknown[]).push(item);
+        else out.push(GroupTuple.make(key, [item]));
+      }
+      return out;
+    },
+    random: (v) => {
+      const items = list(v);
+      return items[Math.floor(Math.random() * items.length)];
+    },
+    striptags: (v) =>
+      text(v)
+        .replace(/<!--[\s\S]*?-->|<[^>]*>/g, "")
+        .split(/\s+/)
+        .filter((w) => w !== "")
+        .join(" "),
+    urlencode: (v) => {
+      const enc = (s: unknown) =>
+        encodeURIComponent(text(s))
+          .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+          .replace(/%7E/g, "~");
+      const qs = (x: unknown) => enc(x).replace(/%20/g, "+");
+      if (isDict(v))
+        return Object.keys(v)
+          .map((k) => `${qs(k)}=${qs(v[k])}`)
+          .join("&");
+      if (Array.isArray(v))
+        return v.map((p) => `${qs((p as unknown[])[0])}=${qs((p as unknown[])[1])}`).join("&");
+      return enc(v).replace(/%2F/g, "/");
     },
     slice: (v, ...args) => {
       const [count, fill] = bindArgs(args, ["slices", "fill_with"], "slice");

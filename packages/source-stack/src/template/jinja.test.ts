@@ -377,6 +377,20 @@ describe("filters", () => {
       ),
     ).toBe("[[1, 2], [3]]|[[1, 2], [3, 4], [5, 0]]|[[1, 2], [3, 'x']]");
   });
+  it("groupby", () => {
+    expect(
+      renderCase(
+        "{% for g in [{'n': 'a', 'c': 'Paris'}, {'n': 'b', 'c': 'lyon'}, {'n': 'c', 'c': 'Paris'}, {'n': 'd'}]|groupby('c', default='none') %}{{ g.grouper }}:{{ g.list|map(attribute='n')|join(',') }};{% endfor %}|{% for city, ps in [{'c': 'x'}, {'c': 'x'}]|groupby('c') %}{{ city }}={{ ps|length }}{% endfor %}",
+      ),
+    ).toBe("lyon:b;none:d;Paris:a,c;|x=2");
+  });
+  it("filesizeformat striptags urlencode forceescape", () => {
+    expect(
+      renderCase(
+        "{{ 1|filesizeformat }}|{{ 300|filesizeformat }}|{{ 1000|filesizeformat }}|{{ 123456789|filesizeformat }}|{{ 2048|filesizeformat(true) }}|{{ '<b>x</b>  <i>y</i>'|striptags }}|{{ 'a b/c?d=é'|urlencode }}|{{ {'k': 'v w', 'x': 1}|urlencode }}|{{ '<x>'|forceescape }}",
+      ),
+    ).toBe("1 Byte|300 Bytes|1.0 kB|123.5 MB|2.0 KiB|x y|a%20b/c%3Fd%3D%C3%A9|k=v+w&x=1|&lt;x&gt;");
+  });
 });
 
 describe("serializers", () => {

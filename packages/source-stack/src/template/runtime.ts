@@ -334,6 +334,9 @@ function pyGetattr(obj: unknown, name: string, desc: string): unknown {
   if (table !== undefined) {
     if (table[name]) return boundMethod(obj, table, name);
     if (isDict(obj)) return hasOwn(obj, name) ? obj[name] : undefined;
+    // Named tuples (groupby's items) have attributes besides their list methods.
+    if (Array.isArray(obj) && obj instanceof PyTuple && obj.constructor !== PyTuple)
+      return objectAttr(obj, name);
     return undefined;
   }
   if (typeof obj === "object") return obj instanceof Map ? obj.get(name) : objectAttr(obj, name);
