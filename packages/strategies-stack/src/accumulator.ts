@@ -7,7 +7,6 @@ import {
   type PathKey,
   setKey,
 } from "@merge/core";
-import { cloneClean, cloneData, cloneList } from "./cleanup.js";
 import { pyMembership } from "./equality.js";
 import {
   DIRECTIVE_KEY,
@@ -27,10 +26,12 @@ export interface StackAccumulatorOptions {
 }
 
 /**
- * A PillarStack fold that owns its data: `merge(doc)` changes `value` in place, the way Salt grows its `stack`
- * dict, but never changes a document. Values taken from a document are copied on the way in, so the caller (or a
- * template holding `value`) may change `value` freely without reaching any document. A mapping found in `value`
- * that the accumulator did not create (a template put it there) is copied before it is changed.
+ * A PillarStack fold that owns its data and runs Salt's algorithm step for step: `merge(doc)` changes `value` in
+ * place, the way Salt grows its `stack` dict. Each document is first copied (keeping its shared parts shared, as a
+ * YAML alias makes them) and Salt's changes to the document happen on that copy, so documents are never changed,
+ * yet a value that appears under two keys behaves as it does under Salt (merging into one changes both).
+ * A mapping found in `value` that the accumulator did not create (a template put it there) is copied before it is
+ * changed, so nothing outside the accumulator is ever changed through it.
  */
 export interface StackAccumulator {
   /** The data merged so far. The same object between merges unless a top-level `__: overwrite` replaced it. */
@@ -44,9 +45,22 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const owned = new WeakSet<object>();
   const path: PathKey[] = [];
+  // Above zero while an old value is merged *into* a new one (merge-first's swap); the default is then merge-last,
+  // Salt's hard-wired default, so the old side wins at every depth.
   let swapped = 0;
 
-  const fail = (written: unknown, where: "mapping" | "list"): never => {
+  const tooDeep = (): MergeError =>
+    new MergeError(
+      "DEPTH_LIMIT",
+      `the input nests deeper than the limit of ${maxDepth} levels (or refers to itself)`,
+      {
+        path: path.slice(0, 40),
+        plugin: "stack",
+        details: { maxDepth },
+      },
+    );
+
+  const unknown = (written: unknown, where: "mapping" | "list"): never => {
     throw new MergeError("UNKNOWN_STRATEGY", unknownStrategyMessage(written, where), {
       path: path.slice(),
       plugin: "stack",
@@ -54,10 +68,44 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     });
   };
 
-  const copy = (value: unknown): unknown =>
-    typeof value === "object" && value !== null ? cloneClean(value, maxDepth - path.length, owned) : value;
+  // Copies made of the current document's values, by original: shared parts (YAML aliases) stay shared, and a
+  // copy is the live state of its original from then on (Salt changes the document itself as it merges).
+  let memo = new Map<object, unknown>();
+  const copying = new Set<object>();
 
-  const own = (dict: Dict): Dict => {
+  const live = (value: unknown): unknown =>
+    typeof value === "object" && value !== null ? (memo.has(value) ? memo.get(value) : value) : value;
+
+  // The owned deep copy of a document value (the value itself when the accumulator already owns it).
+  const adopt = (value: unknown, depth: number): unknown => {
+    if (typeof value !== "object" || value === null || owned.has(value)) return value;
+    const isList = Array.isArray(value);
+    if (!isList && !isPlainObject(value)) return value;
+    if (memo.has(value)) return memo.get(value);
+    if (copying.has(value)) {
+      throw new MergeError("CYCLIC_INPUT", "the input refers to itself (a cycle); it cannot be merged", {
+        path: path.slice(0, 40),
+        plugin: "stack",
+      });
+    }
+    if (depth >= maxDepth) throw tooDeep();
+    copying.add(value);
+    let out: unknown[] | Dict;
+    if (isList) {
+      out = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i++) out[i] = adopt(value[i], depth + 1);
+    } else {
+      out = {};
+      for (const key of Object.keys(value)) setKey(out, key, adopt((value as Dict)[key], depth + 1));
+    }
+    copying.delete(value);
+    owned.add(out);
+    memo.set(value, out);
+    return out;
+  };
+
+  // The mapping itself when the accumulator owns it, else an owned shallow copy (for values a template put in).
+  const writableDict = (dict: Dict): Dict => {
     if (owned.has(dict)) return dict;
     const out: Dict = {};
     for (const key of Object.keys(dict)) setKey(out, key, dict[key]);
@@ -65,99 +113,123 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     return out;
   };
 
-  const child = (old: unknown, value: unknown): unknown => {
-    if (typeof value === "object" && value !== null && typeof old === "object" && old !== null) {
-      if (Array.isArray(value)) {
-        if (Array.isArray(old)) return mergeList(old, value);
-      } else if (isPlainObject(value) && isPlainObject(old)) {
-        return mergeDict(old, value);
-      }
+  // The list without its first item: in place when owned (Salt's `del obj[0]`), else a new owned list.
+  const dropFirst = (list: unknown[]): unknown[] => {
+    if (owned.has(list)) {
+      list.splice(0, 1);
+      return list;
     }
-    return copy(value);
+    const out = list.slice(1);
+    owned.add(out);
+    return out;
   };
 
-  const enter = (key: PathKey) => {
-    if (path.length >= maxDepth) {
-      throw new MergeError("DEPTH_LIMIT", `the input nests deeper than the limit of ${maxDepth} levels`, {
-        path: path.slice(0, 40),
-        details: { maxDepth },
-      });
-    }
-    path.push(key);
-  };
-
-  function mergeDict(target: Dict, incoming: Dict): unknown {
-    let strategy: StackStrategy = swapped > 0 ? "merge-last" : fallback;
-    if (hasOwn(incoming, DIRECTIVE_KEY)) {
-      const written = incoming[DIRECTIVE_KEY];
-      if (!isStackStrategy(written)) fail(written, "mapping");
-      strategy = written as StackStrategy;
-    }
-    if (strategy === "overwrite") return copy(incoming);
-    const keys = Object.keys(incoming);
-    if (strategy === "remove") {
-      let out: Dict | undefined;
-      for (const key of keys) {
-        if (key === DIRECTIVE_KEY || !hasOwn(target, key)) continue;
-        out ??= own(target);
-        delete out[key];
-      }
-      return out ?? target;
-    }
-    const out = own(target);
+  // Salt's _cleanup on an owned value: drops `__` from mappings reached through mappings and the directive opening
+  // such a list, in place.
+  const cleanup = (value: unknown, depth: number): unknown => {
+    if (typeof value !== "object" || value === null) return value;
+    if (Array.isArray(value)) return value.length > 0 && isListDirective(value[0]) ? dropFirst(value) : value;
+    if (!isPlainObject(value)) return value;
+    const keys = Object.keys(value);
+    if (keys.length === 0) return value;
+    if (depth >= maxDepth) throw tooDeep();
+    const dict = writableDict(value);
+    delete dict[DIRECTIVE_KEY];
     for (const key of keys) {
       if (key === DIRECTIVE_KEY) continue;
-      const value = incoming[key];
-      if (!hasOwn(out, key)) {
-        setKey(out, key, copy(value));
+      const child = dict[key];
+      if (typeof child === "object" && child !== null) setKey(dict, key, cleanup(child, depth + 1));
+    }
+    return dict;
+  };
+
+  // What enters the stack from the document: owned, then cleaned.
+  const enter = (value: unknown): unknown => cleanup(adopt(value, path.length), path.length);
+
+  function mergeDict(stack: Dict, obj: Dict): Dict {
+    if (path.length >= maxDepth) throw tooDeep();
+    let strategy: unknown = swapped > 0 ? "merge-last" : fallback;
+    if (hasOwn(obj, DIRECTIVE_KEY)) {
+      strategy = obj[DIRECTIVE_KEY];
+      // Salt pops the directive from the document: later uses of the same mapping no longer see it.
+      obj = writableDict(adopt(obj, path.length) as Dict);
+      delete obj[DIRECTIVE_KEY];
+    }
+    if (!isStackStrategy(strategy)) unknown(strategy, "mapping");
+    if (strategy === "overwrite") return enter(obj) as Dict;
+    const target = writableDict(stack);
+    for (const key of Object.keys(obj)) {
+      if (strategy === "remove") {
+        delete target[key];
         continue;
       }
-      enter(key);
-      if (strategy === "merge-first") {
-        // Salt's swap: the cleaned new value takes the key and the old value is merged into it.
-        const fresh = copy(value);
-        swapped++;
-        try {
-          setKey(out, key, child(fresh, out[key]));
-        } finally {
-          swapped--;
-        }
-      } else {
-        setKey(out, key, child(out[key], value));
+      let value = live(obj[key]);
+      if (!hasOwn(target, key)) {
+        path.push(key);
+        setKey(target, key, enter(value));
+        path.pop();
+        continue;
       }
-      path.pop();
+      path.push(key);
+      let entered = false;
+      try {
+        if (strategy === "merge-first") {
+          // Salt's swap: the cleaned new value takes the key, then the old value is merged into it.
+          const old = target[key];
+          setKey(target, key, enter(value));
+          value = old;
+          swapped++;
+          entered = true;
+        }
+        setKey(target, key, mergeValue(target[key], value));
+      } finally {
+        if (entered) swapped--;
+        path.pop();
+      }
     }
-    return out;
+    return target;
   }
 
-  function mergeList(target: readonly unknown[], incoming: readonly unknown[]): unknown[] {
-    let strategy: StackStrategy = swapped > 0 ? "merge-last" : fallback;
-    let start = 0;
-    if (incoming.length > 0 && isListDirective(incoming[0])) {
-      const written = incoming[0][DIRECTIVE_KEY];
-      if (!isStackStrategy(written)) fail(written, "list");
-      strategy = written as StackStrategy;
-      start = 1;
-    }
-    const depth = maxDepth - path.length;
-    // Salt builds a new list for every list merge (`stack + obj`), so no one holding the old list sees a change.
-    switch (strategy) {
-      case "overwrite":
-        return cloneList(incoming, start, depth, owned, 0);
-      case "remove": {
-        const has = pyMembership(incoming, start);
-        return target.filter((item) => !has(item));
+  function mergeValue(current: unknown, value: unknown): unknown {
+    if (typeof current === "object" && current !== null && typeof value === "object" && value !== null) {
+      if (Array.isArray(current)) {
+        if (Array.isArray(value)) return mergeList(current, value);
+      } else if (isPlainObject(current) && isPlainObject(value)) {
+        return mergeDict(current, value);
       }
-      case "merge-first":
-        return [...cloneList(incoming, start, depth, owned, 0), ...target];
-      default:
-        return [...target, ...cloneList(incoming, start, depth, owned, 0)];
     }
+    // Different types (or scalars): the value replaces what was there.
+    return enter(value);
+  }
+
+  function mergeList(stack: readonly unknown[], obj: unknown[]): unknown[] {
+    let strategy: unknown = swapped > 0 ? "merge-last" : fallback;
+    if (obj.length > 0 && isListDirective(live(obj[0]))) {
+      strategy = (live(obj[0]) as Dict)[DIRECTIVE_KEY];
+      obj = dropFirst(adopt(obj, path.length) as unknown[]);
+    }
+    if (!isStackStrategy(strategy)) unknown(strategy, "list");
+    if (strategy === "remove") {
+      const has = pyMembership(obj.map(live), 0);
+      const kept = stack.filter((item) => !has(item));
+      owned.add(kept);
+      return kept;
+    }
+    // Items join the stack as they are (Salt does not clean inside lists), but owned.
+    const items = adopt(obj, path.length) as unknown[];
+    if (strategy === "overwrite") return items;
+    // Salt builds a new list (`stack + obj`): whoever holds the old list does not see the change.
+    const out = strategy === "merge-first" ? [...items, ...stack] : [...stack, ...items];
+    owned.add(out);
+    return out;
   }
 
   let value: Dict = {};
   owned.add(value);
-  if (options.initial !== undefined) value = cloneData(options.initial, maxDepth, owned, 0) as Dict;
+  if (options.initial !== undefined) {
+    value = adopt(options.initial, 0) as Dict;
+    memo = new Map();
+  }
 
   return {
     get value() {
@@ -169,7 +241,12 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
       }
       path.length = 0;
       swapped = 0;
-      value = mergeDict(value, doc) as Dict;
+      copying.clear();
+      try {
+        value = mergeDict(value, doc);
+      } finally {
+        memo = new Map();
+      }
     },
   };
 }
