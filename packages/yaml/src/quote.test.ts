@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { yamlDoubleQuote, yamlEncode, yamlScalarStyle, yamlSingleQuote } from "./quote.js";
 
@@ -59,5 +60,17 @@ describe("Salt's quoting filters", () => {
     expect(yamlEncode(1.5)).toBe("1.5");
     expect(yamlEncode(7)).toBe("7");
     expect(() => yamlEncode([1])).toThrow(expect.objectContaining({ code: "YAML_DUMP" }));
+  });
+});
+
+describe("yaml_dquote / yaml_squote agree with PyYAML's emitter (recorded outputs)", () => {
+  const rows = JSON.parse(
+    readFileSync(new URL("../test/fixtures/pyyaml-quote.json", import.meta.url), "utf8"),
+  ) as { text: string; dquote: string; squote: string }[];
+  it(`quotes ${rows.length} strings as Salt's filters do`, () => {
+    const failures = rows.filter(
+      (r) => yamlDoubleQuote(r.text) !== r.dquote || yamlSingleQuote(r.text) !== r.squote,
+    );
+    expect(failures).toEqual([]);
   });
 });
