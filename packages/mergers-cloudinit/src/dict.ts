@@ -41,10 +41,11 @@ export function dictMerger(): MergerPlugin {
       const recurseList = options.has("recurse_array") || options.has("recurse_list");
       const recurseStr = options.has("recurse_str");
       const merge = ctx.merge;
+      const tracing = ctx.tracing;
 
       const dict = (base: Dict, incoming: unknown): unknown => {
         if (!isPlainObject(incoming)) {
-          if (ctx.tracing) ctx.explain("kept", undefined, "the new value is not a mapping");
+          if (tracing) ctx.explain("kept", undefined, "the new value is not a mapping");
           return base;
         }
         const out = copyDict(base);
@@ -54,18 +55,18 @@ export function dictMerger(): MergerPlugin {
           const value = incoming[key];
           if (!hasOwn(out, key)) {
             setKey(out, key, value);
-            if (ctx.tracing) ctx.explain("added", key);
+            if (tracing) ctx.explain("added", key);
           } else if (allowDelete && (value === null || value === undefined)) {
             delete out[key];
-            if (ctx.tracing) ctx.explain("removed", key, "allow_delete and a null value");
+            if (tracing) ctx.explain("removed", key, "allow_delete and a null value");
           } else if (replace) {
             setKey(out, key, value);
-            if (ctx.tracing) ctx.explain("replaced", key);
+            if (tracing) ctx.explain("replaced", key);
           } else if (
             Array.isArray(value) ? recurseList : typeof value === "string" ? recurseStr : isPlainObject(value)
           ) {
             setKey(out, key, merge(out[key], value, key));
-          } else if (ctx.tracing) {
+          } else if (tracing) {
             ctx.explain("kept", key, "no_replace keeps the old value");
           }
         }
