@@ -406,6 +406,18 @@ function balancedTokens(src: string): NjAny {
       return { type: njLexer.TOKEN_RIGHT_CURLY, value: "}", lineno, colno };
     }
     const tok = next();
+    if (tok && tok.type === njLexer.TOKEN_SYMBOL && /^\d/.test(tok.value)) {
+      // Python number forms nunjucks reads as names: `1_000`, `1e3`.
+      let digits = tok.value.replace(/_/g, "");
+      const sign = /^[eE]$/.test(digits.slice(-1)) ? /^[+-]\d+/.exec(tokens.str.slice(tokens.index)) : null;
+      if (sign !== null && /^\d+(\.\d*)?[eE]$/.test(digits)) {
+        for (let i = 0; i < sign[0].length; i++) tokens.forward();
+        digits += sign[0];
+      }
+      if (/^\d+$/.test(digits)) return { ...tok, type: njLexer.TOKEN_INT, value: digits };
+      if (/^\d+(\.\d*)?[eE][+-]?\d+$/.test(digits))
+        return { ...tok, type: njLexer.TOKEN_FLOAT, value: digits };
+    }
     if (tok) {
       if (tok.type === njLexer.TOKEN_LEFT_CURLY) depth++;
       else if (tok.type === njLexer.TOKEN_RIGHT_CURLY) depth = Math.max(0, depth - 1);
