@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { isPlainObject } from "@merge/core";
 import { parse } from "yaml";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createMysqlPillar, type MysqlPillar, mysqlEntriesFromMaster } from "./pillar.js";
+import { createMysqlPillar, type MysqlPillar, mysqlEntriesFromMaster, mysqlPillar } from "./pillar.js";
 import { parseMysqlSettings } from "./settings.js";
 import { createTestDatabase, describeWithServer, type TestDatabase } from "./test-db.js";
 
@@ -59,6 +59,15 @@ describeWithServer("examples/mysql against a real server", (server) => {
       expect(await pillar.fetch(minion)).toEqual(expected);
     });
   }
+
+  it("accepts the whole master configuration in place of options", async () => {
+    const adjusted = {
+      ...master,
+      mysql: { host: server.host, port: server.port, user: server.user, pass: server.password, db: db.name },
+    };
+    const expected = JSON.parse(readFileSync(new URL("expected/db01.json", EXAMPLE), "utf8"));
+    expect(await mysqlPillar("db01", {}, adjusted)).toEqual(expected);
+  });
 
   it("gives an injection attempt as minion id nothing but the empty named roots", async () => {
     const expected = JSON.parse(readFileSync(new URL("expected/unknown-minion.json", EXAMPLE), "utf8"));

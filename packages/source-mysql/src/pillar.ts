@@ -49,6 +49,18 @@ function settingsOf(connection: MysqlPillarOptions["connection"]): MysqlSettings
   return parseMysqlSettings(connection);
 }
 
+/** A whole master configuration (with `mysql:`/`mysql.*` and `ext_pillar:`) is accepted in place of options. */
+function optionsOf(input: MysqlPillarOptions | Readonly<Dict>): MysqlPillarOptions {
+  if (!isPlainObject(input)) throw mysqlError("SQL_CONFIG", "MySQL pillar options must be a mapping");
+  const ours = ["connection", "queries", "entries"].some((key) => Object.hasOwn(input, key));
+  const master =
+    Object.hasOwn(input, "ext_pillar") ||
+    Object.hasOwn(input, "mysql") ||
+    Object.keys(input).some((key) => key.startsWith("mysql."));
+  if (ours || !master) return input as MysqlPillarOptions;
+  return { ...(input as MysqlPillarOptions), connection: input, entries: mysqlEntriesFromMaster(input) };
+}
+
 function prepareEntry(entry: unknown): PreparedQuery[] {
   return extractQueriesFromConfig(entry).map((spec, index) => ({
     spec,
@@ -70,10 +82,12 @@ function plainQuery(connection: PoolConnection, sql: string): Promise<void> {
 }
 
 /**
- * Creates a MySQL pillar. Configuration errors (`SQL_CONFIG`) are thrown here; the pool and the driver are only
- * opened by the first `fetch`.
+ * Creates a MySQL pillar from options, or from a whole Salt master configuration (its `mysql` connection and every
+ * `- mysql:` entry of `ext_pillar`). Configuration errors (`SQL_CONFIG`) are thrown here; the pool and the driver are
+ * only opened by the first `fetch`.
  */
-export function createMysqlPillar(options: MysqlPillarOptions): MysqlPillar {
+export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): MysqlPillar {
+  const options = optionsOf(input);
   const settings = settingsOf(options.connection);
   if (options.entries !== undefined && !Array.isArray(options.entries)) {
     throw mysqlError("SQL_CONFIG", "entries must be a list of `- mysql:` values");
@@ -299,7 +313,7 @@ function scrub(error: unknown, secrets: readonly string[]): unknown {
 export async function mysqlPillar(
   minionId: string,
   _pillar: unknown,
-  options: MysqlPillarOptions,
+  options: MysqlPillarOptions | Readonly<Dict>,
 ): Promise<Dict> {
   const pillar = createMysqlPillar(options);
   try {
