@@ -42,6 +42,8 @@ export interface ConstructorOptions {
   readonly hasAnchors: boolean;
   /** Length of the text when it does not end with a line break (a block scalar reaching it gets no final "\n"). */
   readonly openEnd: number | undefined;
+  /** The text being read (to place error marks). */
+  readonly text: string;
 }
 
 type AnyNode = Node | null | undefined;
@@ -87,7 +89,10 @@ export class YamlConstructor {
   }
 
   private fail(code: YamlErrorCode, message: string, node: AnyNode, cause?: unknown): never {
-    const offset = node?.range?.[0];
+    let offset = node?.range?.[0];
+    // PyYAML marks a tag problem at the node's start, which is its tag: look back on the line for it.
+    if (code === "YAML_TAG" && offset !== undefined && node?.tag !== undefined)
+      offset = this.tagStart(offset);
     const at = offset === undefined ? undefined : this.o.lines.linePos(offset);
     throw yamlError(
       code,
@@ -96,6 +101,16 @@ export class YamlConstructor {
       at === undefined ? undefined : { line: at.line, column: at.col, offset: offset! },
       cause,
     );
+  }
+
+  /** Offset of the `!` that starts the tag written before `offset` on the same line (or `offset` itself). */
+  private tagStart(offset: number): number {
+    const text = this.o.text;
+    const lineStart = Math.max(text.lastIndexOf("\n", offset - 1), text.lastIndexOf("\r", offset - 1)) + 1;
+    for (let i = offset - 1; i >= lineStart; i--) {
+      if (text[i] === "!" && (i === lineStart || " \t[{,".includes(text[i - 1]!))) return i;
+    }
+    return offset;
   }
 
   private position(node: AnyNode): BuiltPosition {

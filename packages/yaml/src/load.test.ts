@@ -263,6 +263,12 @@ describe("tags (SafeLoader)", () => {
     }
   });
 
+  it("places a tag error at the tag, as PyYAML does", () => {
+    expect(fails(() => py("a: !foo x")).source).toMatchObject({ line: 1, column: 4 });
+    expect(fails(() => py("- 1\n- !!int abc")).source).toMatchObject({ line: 2, column: 3 });
+    expect(fails(() => py("a: &x !!python/name:os.system ''")).source).toMatchObject({ line: 1, column: 7 });
+  });
+
   it("refuses a tag on the wrong kind of node or a value it cannot build", () => {
     expect(fails(() => py("!!int abc")).code).toBe("YAML_TAG");
     expect(fails(() => py("!!bool maybe")).code).toBe("YAML_TAG");

@@ -389,6 +389,7 @@ function constructDocument(
     track,
     hasAnchors: prepared.text.includes("&"),
     openEnd: /[\n\r]$/.test(prepared.text) ? undefined : prepared.text.length,
+    text: prepared.text,
   });
   return ctor.document(doc.contents);
 }
