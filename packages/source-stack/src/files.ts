@@ -120,13 +120,16 @@ function probe(abs: string): FileKind {
   if (abs.includes("\0")) return "missing";
   let link: ReturnType<typeof lstatSync> | undefined;
   try {
-    link = lstatSync(abs);
+    // throwIfNoEntry: a missing path (minions/<id>.yml for most hosts) is common, and a thrown error is costly
+    link = lstatSync(abs, { throwIfNoEntry: false });
   } catch {
     return "missing";
   }
+  if (link === undefined) return "missing";
   if (!link.isSymbolicLink()) return link.isFile() ? "file" : link.isDirectory() ? "dir" : "other";
   try {
-    const target = statSync(abs);
+    const target = statSync(abs, { throwIfNoEntry: false });
+    if (target === undefined) return "dangling";
     return target.isFile() ? "file" : target.isDirectory() ? "dir" : "other";
   } catch {
     return "dangling";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { isMergeError, type MergeError } from "@merge/core";
 import { createCloudInitRegistry } from "@merge/mergers-cloudinit";
 import { describe, expect, it } from "vitest";
-import { createStackLoader, loadStack } from "./loader.js";
+import { configItems, createStackLoader, loadStack } from "./loader.js";
 import { makeTree } from "./test-tree.js";
 
 function failure(run: () => unknown): MergeError {
@@ -68,6 +68,23 @@ describe("config files", () => {
     const result = loadStack({ config: join(outer, "stack/config.cfg"), minionId: "m" });
     expect(result.data).toEqual({ x: 1 });
     expect(result.files).toEqual([join(outer, "stack/a.yml")]);
+  });
+});
+
+describe("configItems (a rendered config read as Salt reads it)", () => {
+  it("takes a YAML list in any of its spellings", () => {
+    expect(configItems("# paths\n\n- a.yml\n- b/*.yml\n", "c")).toEqual(["a.yml", "b/*.yml"]);
+    expect(configItems("--- [a.yml, b.yml]\n", "c")).toEqual(["a.yml", "b.yml"]);
+    expect(configItems("&paths\n- a.yml\n", "c")).toEqual(["a.yml"]);
+    expect(configItems("!!seq [a.yml]", "c")).toEqual(["a.yml"]);
+  });
+
+  it("falls back to lines for anything else, including YAML that does not parse", () => {
+    expect(configItems("a.yml\nb.yml", "c")).toEqual(["a.yml", "b.yml"]);
+    expect(configItems("key: value\n", "c")).toEqual(["key: value"]);
+    expect(configItems("- *.yml\n- a.yml\n", "c")).toEqual(["- *.yml", "- a.yml"]);
+    expect(configItems("", "c")).toEqual([]);
+    expect(configItems("\u00e9t\u00e9.yml\n", "c")).toEqual(["\u00e9t\u00e9.yml"]);
   });
 });
 

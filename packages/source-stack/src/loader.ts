@@ -264,6 +264,7 @@ export function loadStack(options: StackLoaderOptions & StackHost): StackResult 
  * (not stripped; `#` is not a comment).
  */
 export function configItems(text: string, cfg: string): string[] {
+  if (!mayBeList(text)) return splitLines(text);
   let value: unknown;
   try {
     value = loadYaml(text, { flavor: "salt", filename: cfg });
@@ -281,6 +282,25 @@ export function configItems(text: string, cfg: string): string[] {
     }
     return item;
   });
+}
+
+/**
+ * False when YAML could not read `text` as a list: its first significant character (after blank and comment lines)
+ * cannot open a sequence. Saves parsing the usual one-path-per-line config for every host; anything else is parsed.
+ */
+function mayBeList(text: string): boolean {
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      i++;
+    } else if (c === "#") {
+      while (i < text.length && text[i] !== "\n" && text[i] !== "\r") i++;
+    } else {
+      return !/[A-Za-z0-9_./~"'{]/.test(c);
+    }
+  }
+  return false;
 }
 
 // Gives a merge error (an unknown strategy) the file, line and column of the directive that caused it.
