@@ -471,6 +471,33 @@ class PyCompiler extends BaseCompiler {
     return funcId;
   }
 
+  compileImport(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    super.compileImport(node, frame);
+  }
+
+  compileFromImport(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    const start = this.codebuf.length;
+    super.compileFromImport(node, frame);
+    // nunjucks hands "cannot import" to the callback untagged; stamp it with this statement's position.
+    const tag = `, ${node.lineno}, ${node.colno}, ${this._templateName()})`;
+    for (let i = start; i < this.codebuf.length; i++) {
+      const line = this.codebuf[i] as string;
+      if (line.startsWith("cb(new Error(")) {
+        this.codebuf[i] = line.replace(
+          /^cb\((new Error\(.*\))\); return;/,
+          (_m, err) => `cb(runtime.pyTagError(${err}${tag}); return;`,
+        );
+      }
+    }
+  }
+
+  compileInclude(node: NjAny, frame: NjAny): void {
+    this.pos(node);
+    super.compileInclude(node, frame);
+  }
+
   compilePyWith(node: NjAny, frame: NjAny): void {
     this.pos(node);
     const values = (node.values as NjAny[]).map((v) => {

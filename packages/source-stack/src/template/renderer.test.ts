@@ -318,3 +318,20 @@ describe("safety", () => {
     expect(renderCase("{% load_yaml as e %}{% endload %}{{ e }}|{{ e is none }}")).toBe("None|True");
   });
 });
+
+describe("import errors", () => {
+  it("name the line of the import statement", () => {
+    const e = failure(() => renderCase("a: 1\n\n{% include 'nope.sls' %}"));
+    expect(e.message).toBe("TemplateNotFound: nope.sls");
+    expect(e.source?.line).toBe(3);
+    const f = failure(() =>
+      renderCase("a: 1\n{% from 'm.sls' import missing %}", { "m.sls": "{% macro other() %}{% endmacro %}" }),
+    );
+    expect(f.message).toContain("cannot import 'missing'");
+    expect(f.source?.line).toBe(2);
+  });
+
+  it("include ignore missing renders nothing", () => {
+    expect(renderCase("[{% include 'nope.sls' ignore missing %}]")).toBe("[]");
+  });
+});
