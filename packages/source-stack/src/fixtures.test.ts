@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createStackLoader } from "./loader.js";
+import { createStackLoader, loadStack } from "./loader.js";
 
 const platform = fileURLToPath(new URL("../test/fixtures/platform/", import.meta.url));
 
@@ -65,6 +65,17 @@ describe("a platform stack selected per environment", () => {
       data: {},
       files: [],
       warnings: [],
+    });
+  });
+});
+
+describe("paths templates see", () => {
+  it("gives __stack__.cfg_path and ymlpath as Salt does: as written, joined with the config's directory", () => {
+    // vitest runs in the package directory, so this relative path is relative to the process's directory
+    const result = loadStack({ config: "test/fixtures/cfgpath/stack.cfg", minionId: "m" });
+    expect(result.data).toEqual({
+      cfg: "test/fixtures/cfgpath/stack.cfg",
+      yml: "test/fixtures/cfgpath/a.yml",
     });
   });
 });

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { relative, resolve } from "node:path";
 import {
   cloneTree,
   type Dict,
@@ -139,7 +139,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         });
         continue;
       }
+      // `__stack__.cfg_path` is the path as written in Salt; the renderer resolves it against the process's working
+      // directory, so a relative path is handed over as written only when that is the loader's directory too.
       const cfgAbs = files.absolute(cfg);
+      const cfgPath = resolve(cfg) === cfgAbs ? cfg : cfgAbs;
       const [baseDir] = splitPath(cfg);
       const cfgVars = {
         stack: fold.value,
@@ -148,7 +151,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         __opts__: opts,
         __grains__: cfgGrains,
       };
-      const listing = renderer.render(files.read(cfg), cfg, cfgVars, cfgAbs);
+      const listing = renderer.render(files.read(cfg), cfg, cfgVars, cfgPath);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
@@ -176,7 +179,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
             __grains__: grains,
             ymlpath: path,
           };
-          const text = renderer.render(files.read(path), path, vars, cfgAbs);
+          const text = renderer.render(files.read(path), path, vars, cfgPath);
           const doc = parse(text, path);
           if (!isPlainObject(doc)) {
             warn({
