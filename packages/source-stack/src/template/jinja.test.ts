@@ -34,6 +34,11 @@ describe("printing", () => {
       "<built-in method items of dict object>|<built-in method items of dict object>",
     );
   });
+  it("an undefined value inside a mapping prints as nothing (Salt's PrintableDict), inside a list as Undefined", () => {
+    expect(
+      renderCase("{{ {'a': nope, 'b': [nope], 'c': {'d': nope}} }}|{{ [nope] }}|{{ [{'k': nope}] }}"),
+    ).toBe("{'a': , 'b': [Undefined], 'c': {'d': }}|[Undefined]|[{'k': Undefined}]");
+  });
 });
 
 describe("statements", () => {

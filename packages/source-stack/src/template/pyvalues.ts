@@ -115,10 +115,36 @@ export function pyStr(value: unknown): string {
     case "object":
       if (value === null) return "None";
       if (value instanceof SafeString) return (value as { val: string }).val;
+      if (isPlainObject(value)) return strDict(value, new Set());
       return pyRepr(value);
     default:
       return pyRepr(value);
   }
+}
+
+/**
+ * Salt's finalizer prints a mapping as its `PrintableDict`: strings by repr(), other values by str() — so an
+ * undefined value prints as nothing and nested mappings follow the same rule (lists use repr() throughout).
+ */
+function strDict(value: Record<string, unknown>, seen: Set<unknown>): string {
+  if (seen.has(value)) return "{...}";
+  seen.add(value);
+  const parts: string[] = [];
+  for (const k in value) {
+    if (!hasOwn(value, k)) continue;
+    const v = value[k];
+    const text =
+      typeof v === "string"
+        ? strRepr(v)
+        : v === undefined
+          ? ""
+          : isPlainObject(v)
+            ? strDict(v, seen)
+            : pyRepr(v);
+    parts.push(`${strRepr(k)}: ${text}`);
+  }
+  seen.delete(value);
+  return `{${parts.join(", ")}}`;
 }
 
 // Python's str.isprintable(): letters, marks, numbers, punctuation, symbols and the plain space.
