@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createStackAccumulator } from "./accumulator.js";
 import { stackMerge } from "./merge.js";
 import { stackMerger } from "./plugin.js";
+import { STACK_STRATEGIES } from "./strategy.js";
 
 // Any JSON-like data, with directive keys (valid or not) and hostile keys mixed in.
 const key = fc.oneof(
@@ -84,6 +85,26 @@ describe("properties of the stack merge", () => {
         expect(stackMerge({}, data)).toEqual(data);
         const merger = createRegistry([stackMerger()]).resolve("stack(overwrite)");
         expect(merger.merge({ any: 1 }, data)).toEqual(data);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("gives the same result purely and in the accumulator for every default strategy", () => {
+    fc.assert(
+      fc.property(doc, doc, fc.constantFrom(...STACK_STRATEGIES), (a, b, strategy) => {
+        let pure: unknown;
+        try {
+          pure = stackMerge(a, b, { strategy });
+        } catch (error) {
+          const accumulator = createStackAccumulator({ initial: a, strategy });
+          expect(() => accumulator.merge(b)).toThrow();
+          expect(isMergeError(error)).toBe(true);
+          return;
+        }
+        const accumulator = createStackAccumulator({ initial: a, strategy });
+        accumulator.merge(b);
+        expect(accumulator.value).toEqual(pure);
       }),
       { numRuns: 300 },
     );
