@@ -22,7 +22,8 @@ ${table([
 Examples:
   merge docs base.yml override.yml
   merge cloud-config part1.yml part2.yml --explain
-  merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml
+  merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml \\
+    --pillar examples/stack/pillar.yml
 
 Exit status: 0 ok, 1 input or data error, 2 usage error, 130 interrupted.
 Colour is used on a terminal unless NO_COLOR is set.

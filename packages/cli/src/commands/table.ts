@@ -135,7 +135,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       ...OUTPUT_HELP,
     ],
     examples: [
-      "merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml",
+      "merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml --pillar examples/stack/pillar.yml",
       "merge stack stack.cfg --minion-id web1 --pillar pillar.yml --explain",
       "merge stack stack.cfg --minion-id web1 --spec 'list(extend)+dict()+str()' --format json",
     ],
