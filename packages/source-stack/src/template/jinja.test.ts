@@ -215,6 +215,11 @@ describe("statements", () => {
       ),
     ).toBe("\n1\n\n2\n|12| x y");
   });
+  it("null is an ordinary name, as in Jinja", () => {
+    expect(renderCase("[{{ null }}]|{{ n == null }}|{{ null is defined }}|{{ none }}")).toBe(
+      "[]|False|False|None",
+    );
+  });
 });
 
 describe("methods", () => {
@@ -521,5 +526,12 @@ describe("tags", () => {
         "{{ __stack__.traverse(stack, 'users:tom:uid', 'd') }}|{{ __stack__.traverse(stack, 'users:bob:uid', 'd') }}|{{ __stack__.traverse(stack, 'list:1') }}|{{ __stack__.traverse(stack, 'list:9') }}",
       ),
     ).toBe("500|d|2|None");
+  });
+  it("include inside a loop sees the loop variable and locals", () => {
+    expect(
+      renderCase("{% set pre = '>' %}{% for r in pillar.roles %}{% include 'role.sls' %}{% endfor %}", {
+        "role.sls": "{{ pre }}{{ r }};",
+      }),
+    ).toBe(">db;>web;");
   });
 });

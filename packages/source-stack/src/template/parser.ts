@@ -406,6 +406,9 @@ function balancedTokens(src: string): NjAny {
       return { type: njLexer.TOKEN_RIGHT_CURLY, value: "}", lineno, colno };
     }
     const tok = next();
+    // nunjucks reads `null` as None; in Jinja it is an ordinary (usually undefined) name.
+    if (tok && tok.type === njLexer.TOKEN_NONE && tok.value === "null")
+      return { ...tok, type: njLexer.TOKEN_SYMBOL };
     if (tok && tok.type === njLexer.TOKEN_SYMBOL && /^\d/.test(tok.value)) {
       // Python number forms nunjucks reads as names: `1_000`, `1e3`.
       let digits = tok.value.replace(/_/g, "");
