@@ -24,6 +24,7 @@ describe("mergeCloudConfig: start and empty cases", () => {
     expect(result.parts[1]).toMatchObject({ status: "rejected", name: "p2.yaml" });
     expect(result.errors[0]!.source?.file).toBe("p2.yaml");
     expect(result.errors[0]!.source?.line).toBe(2);
+    expect(result.errors[0]!.source?.document).toBe(1);
   });
   it("rejects a part that cannot be merged and goes on with the next", () => {
     const result = mergeCloudConfig(
@@ -258,6 +259,13 @@ describe("mergeCloudConfig: JSON patch parts", () => {
       texts("a: 1", '  #Cloud-Config-JSONP\n[{"op": "add", "path": "/b", "value": 2}]'),
     );
     expect(result.parts[1]).toMatchObject({ type: "text/cloud-config-jsonp", status: "rejected" });
+  });
+  it("numbers rejected parts among all parts, across patch parts", () => {
+    const result = mergeCloudConfig(
+      texts("a: 1", '#cloud-config-jsonp\n[{"op": "add", "path": "/b", "value": 2}]', "- a list"),
+    );
+    expect(result.value).toEqual({ a: 1, b: 2 });
+    expect(result.errors[0]!.source).toMatchObject({ file: "p3.yaml", document: 2 });
   });
   it("starts from {} when a patch comes first", () => {
     const result = mergeCloudConfig(

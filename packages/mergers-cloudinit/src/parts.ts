@@ -186,7 +186,7 @@ function foldRun(
     },
     onError: ({ index, error }) => {
       const item = run[index]!;
-      failures.set(item.index, withFile(error, item.name));
+      failures.set(item.index, withFile(error, item.name, item.index));
     },
   });
 
@@ -256,15 +256,14 @@ function sniffType(part: CloudConfigPart): CloudConfigType {
   return head.startsWith(JSONP_PREFIX) ? "text/cloud-config-jsonp" : "text/cloud-config";
 }
 
-function withFile(error: MergeError, file: string): MergeError {
-  if (error.source === undefined || error.source.file === undefined) {
-    error.source = { ...error.source, file, document: undefined };
-  }
+/** Names the part in the error: its file name, and its index among all parts (not within one `mergeAll` run). */
+function withFile(error: MergeError, file: string, index: number): MergeError {
+  error.source = { ...error.source, file: error.source?.file ?? file, document: index };
   return error;
 }
 
 function asMergeError(error: unknown, item: Prepared): MergeError {
-  if (isMergeError(error)) return withFile(error, item.name);
+  if (isMergeError(error)) return withFile(error, item.name, item.index);
   return new MergeErrorClass("CLOUD_CONFIG_PART", `cloud-config part ${item.name} failed: ${String(error)}`, {
     source: { file: item.name },
     cause: error,
