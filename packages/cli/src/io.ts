@@ -2,8 +2,8 @@
 export interface CliIO {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Reads all of standard input as UTF-8. */
-  readStdin(): Promise<string>;
+  /** Reads all of standard input (bytes: user-data may be gzip). */
+  readStdin(): Promise<Uint8Array>;
   /** Writes to standard output; resolves once the text is handed over. */
   writeOut(text: string): Promise<void>;
   writeErr(text: string): void;

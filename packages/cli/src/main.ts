@@ -36,8 +36,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.exitCode = await run(argv, io);
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }

@@ -14,7 +14,7 @@ export interface InputText {
  * Failures are coded errors naming the file: `FILE_NOT_FOUND`, or `FILE_READ` for directories and permissions.
  */
 export async function readInput(name: string, io: CliIO): Promise<InputText> {
-  if (name === "-") return { name, text: stripBom(await io.readStdin()) };
+  if (name === "-") return { name, text: stripBom(Buffer.from(await io.readStdin()).toString("utf8")) };
   try {
     return { name, text: stripBom(await readFile(resolve(io.cwd, name), "utf8")) };
   } catch (error) {

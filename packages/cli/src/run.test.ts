@@ -8,7 +8,7 @@ function fakeIO(options: { tty?: boolean; env?: Record<string, string> } = {}) {
   const io: CliIO = {
     cwd: process.cwd(),
     env: options.env ?? {},
-    readStdin: async () => "",
+    readStdin: async () => new Uint8Array(),
     writeOut: async (text) => {
       out.push(text);
     },

@@ -65,4 +65,18 @@ describe("merge cloud-config", () => {
     expect(run.stdout).toContain("- bash1 # from cloud-config/part1.yml:3, added by dict(replace)\n");
     expect(run.stdout).toContain("- bash4 # from cloud-config/part2.yml:9, appended by list(append)");
   });
+
+  it("reads gzip user-data from standard input as cloud-init does", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const { spawnSync } = await import("node:child_process");
+    const { BIN, FIXTURES } = await import("./helpers.js");
+    const { readFileSync } = await import("node:fs");
+    const input = gzipSync(readFileSync(`${FIXTURES}/cloud-config/part1.yml`));
+    const run = spawnSync(process.execPath, [BIN, "cloud-config", "-f", "json", "-"], {
+      input,
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ run_cmd: ["bash1", "bash2"] });
+  });
 });

@@ -90,7 +90,7 @@ function explainDocuments(
 }
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {
-  if (name === "-") return Buffer.from(await io.readStdin(), "utf8");
+  if (name === "-") return Buffer.from(await io.readStdin());
   try {
     return await readFile(resolve(io.cwd, name));
   } catch (error) {
