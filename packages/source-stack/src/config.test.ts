@@ -28,6 +28,18 @@ describe("traverse (Salt's traverse_dict_and_list)", () => {
     expect(traverse(sources.grains, "ip4: 1 ")).toBe("10.0.0.2");
   });
 
+  it("retries a key read as YAML, as Salt does (True finds true, 0x10 finds 16)", () => {
+    const data = { flags: { true: "on", "16": "hex", null: "nothing" } };
+    expect(traverse(data, "flags:True")).toBe("on");
+    expect(traverse(data, "flags:0x10")).toBe("hex");
+    expect(traverse(data, "flags:~")).toBe("nothing");
+    expect(traverse(data, "flags:yes")).toBe("on");
+    expect(traverse(data, "flags:maybe")).toBe(NOT_FOUND);
+    expect(traverse(data, "flags:None")).toBe("nothing");
+    expect(traverse({ n: { "1000": "x" } }, "n:1_000")).toBe(NOT_FOUND);
+    expect(traverse(new Map<unknown, unknown>([[true, "typed"]]), "True")).toBe("typed");
+  });
+
   it("gives NOT_FOUND when the path breaks", () => {
     expect(traverse(sources.pillar, "nested:zz")).toBe(NOT_FOUND);
     expect(traverse(sources.pillar, "tiers:5")).toBe(NOT_FOUND);

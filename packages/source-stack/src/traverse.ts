@@ -1,4 +1,6 @@
 import { hasOwn, isPlainObject } from "@merge/core";
+import { pyEquals } from "@merge/strategies-stack";
+import { keyText, loadYaml, resolvePlain } from "@merge/yaml";
 
 /** The value meaning "not found" in a lookup. */
 export const NOT_FOUND: unique symbol = Symbol("not found");
@@ -30,14 +32,46 @@ export function traverse(data: unknown, path: string, delimiter = ":"): unknown 
       if (index < 0 || index >= ptr.length) return NOT_FOUND;
       ptr = ptr[index];
     } else if (ptr instanceof Map) {
-      if (!ptr.has(each)) return NOT_FOUND;
-      ptr = ptr.get(each);
+      if (ptr.has(each)) {
+        ptr = ptr.get(each);
+        continue;
+      }
+      const typed = yamlified(each);
+      if (typed === NOT_FOUND) return NOT_FOUND;
+      const match = [...ptr.keys()].find((key) => typeof key !== "object" && pyEquals(key, typed.value));
+      if (match === undefined && !(typed.value === null && ptr.has(null))) return NOT_FOUND;
+      ptr = ptr.get(match === undefined ? null : match);
     } else if (isPlainObject(ptr)) {
-      if (!hasOwn(ptr, each)) return NOT_FOUND;
-      ptr = ptr[each];
+      if (hasOwn(ptr, each)) {
+        ptr = ptr[each];
+        continue;
+      }
+      // Salt retries with the key read as YAML, so `flags:True` finds a `true:` key and `ports:080` an `80:` one.
+      const typed = yamlified(each);
+      if (typed === NOT_FOUND || typed.text === undefined || !hasOwn(ptr, typed.text)) return NOT_FOUND;
+      ptr = ptr[typed.text];
     } else {
       return NOT_FOUND;
     }
   }
   return ptr;
+}
+
+const TYPED = /:(?:bool|int|float|null)$/;
+
+/** A key as Salt's `yamlify_arg` would read it, when that gives a number, boolean or null. */
+function yamlified(key: string): { value: unknown; text: string | undefined } | typeof NOT_FOUND {
+  if (key.trim() === "") return NOT_FOUND;
+  // yamlify_arg's own rules: "None" is None, and digits with underscores stay a string
+  if (key === "None") return { value: null, text: "null" };
+  if (key.includes("_") && /^[0-9_]+$/.test(key.trim())) return NOT_FOUND;
+  const tag = resolvePlain(key);
+  if (!TYPED.test(tag)) return NOT_FOUND;
+  try {
+    const value = loadYaml(key, { flavor: "salt" });
+    const text = keyText(value, tag.endsWith(":float"));
+    return text === key ? NOT_FOUND : { value, text };
+  } catch {
+    return NOT_FOUND;
+  }
 }
