@@ -1,5 +1,6 @@
 export { EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliErrorCode } from "./cli-error.js";
 export { explainResult } from "./explain/attribute.js";
+export { captureRegistry } from "./explain/capture.js";
 export type {
   ExplainDecision,
   ExplainDocument,
