@@ -95,13 +95,13 @@ export class StackFiles implements GlobFs {
     return real;
   }
 
-  /** The text of a file (UTF-8, as Jinja's loader reads it). */
+  /** The text of a file: strict UTF-8 with a byte-order mark kept as a character, as Jinja's loader reads it. */
   read(path: string): string {
     const abs = this.absolute(path);
     let text = this.cache ? this.texts.get(abs) : undefined;
     if (text === undefined) {
       try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(abs));
+        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(readFileSync(abs));
       } catch (cause) {
         const reason = cause instanceof Error ? cause.message : String(cause);
         throw stackError("STACK_READ", `cannot read ${path}: ${reason}`, { file: path }, cause);

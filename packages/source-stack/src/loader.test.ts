@@ -137,6 +137,29 @@ describe("YAML files", () => {
   });
 });
 
+describe("file encodings", () => {
+  const root = makeTree({
+    "bom.cfg": "\ufeffa.yml\nb.yml\n",
+    "a.yml": "a: 1\n",
+    "b.yml": "\ufeffb: 2\n",
+    "latin1.cfg": "latin1.yml\n",
+  });
+  writeFileSync(join(root, "latin1.yml"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x3a, 0x20, 0x31, 0x0a]));
+
+  it("keeps a byte-order mark as Salt's Jinja loader does: part of a config line, skipped by YAML", () => {
+    const result = loadStack({ config: "bom.cfg", cwd: root, minionId: "m" });
+    expect(result.files).toEqual(["b.yml"]);
+    expect(result.data).toEqual({ b: 2 });
+    expect(result.warnings.map((w) => w.code)).toEqual(["STACK_NO_MATCH"]);
+  });
+
+  it("refuses a file that is not UTF-8 with STACK_READ naming it", () => {
+    const error = failure(() => loadStack({ config: "latin1.cfg", cwd: root, minionId: "m" }));
+    expect(error.code).toBe("STACK_READ");
+    expect(error.source?.file).toBe("latin1.yml");
+  });
+});
+
 describe("path safety", () => {
   const outer = makeTree({
     "secret.yml": "secret: leaked\n",
