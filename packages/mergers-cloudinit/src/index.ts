@@ -5,6 +5,7 @@ export {
   type PartHeaders,
 } from "./declarations.js";
 export { type DictMethod, dictMerger, dictMethodOf } from "./dict.js";
+export { CLOUD_INIT_ERROR_CODES, type CloudInitErrorCode } from "./errors.js";
 export { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
 export { type ListMethod, listMerger, listMethodOf } from "./list.js";
 export {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRegistry } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import {
+  CLOUD_INIT_ERROR_CODES,
   cloudInitPlugins,
   createCloudInitRegistry,
   formatCloudConfig,
@@ -56,6 +57,9 @@ describe("README examples", () => {
       "#cloud-config\n\n# from 2 files\n# base.yaml\n# more.yaml\n\n---\nruncmd:\n- bash1\n- bash2\n...\n";
     shown(`// → ${JSON.stringify(written)}`);
     expect(formatCloudConfig(result)).toBe(written);
+  });
+  it("lists every error code of the package in the Errors table", () => {
+    for (const code of CLOUD_INIT_ERROR_CODES) shown(`| \`${code}\``);
   });
   it("registers the plugins next to others", () => {
     shown("createRegistry().use(...cloudInitPlugins(), myPlugin())");
