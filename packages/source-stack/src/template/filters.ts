@@ -3,23 +3,12 @@
 import { hasOwn } from "@merge/core";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
-import { bindArgs, isKwargs, splitArgs } from "./kwargs.js";
+import { bindArgs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
 import { pyPercent } from "./pyformat.js";
 import { pyIn, pyIter, pyRuntime } from "./runtime.js";
-import {
-  DictView,
-  isDict,
-  isSafeString,
-  markSafe,
-  numberStr,
-  PyTuple,
-  pyBool,
-  pyEq,
-  pyStr,
-  pyTypeName,
-} from "./pyvalues.js";
-import { codePointCompare, pyJsonDumps, pyPformat } from "./serialize-python.js";
+import { isDict, isSafeString, markSafe, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+import { pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
 import { saltYamlDquote, saltYamlEncode, saltYamlSquote } from "./yaml-bridge.js";
 
@@ -577,5 +566,3 @@ export function jinjaTests(): Record<string, Test> {
   t.greaterthan = t.gt as Test;
   return t;
 }
-
-export { DictView, isKwargs, numberStr, codePointCompare };

@@ -12,8 +12,6 @@ export const njCompiler: Any = nj.compiler;
 export const njLexer: Any = nj.lexer;
 export const njNodes: Any = nj.nodes;
 export const njRuntime: Any = nj.runtime;
-export const njLib: Any = nj.lib;
-export const njTransformer = { transform: (ast: Any): Any => ast };
 export const NjTemplate: Any = nj.Template;
 export const NjEnvironment: Any = nj.Environment;
 export type NjAny = Any;

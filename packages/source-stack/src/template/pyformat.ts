@@ -81,7 +81,6 @@ export function pyPercent(fmt: string, values: unknown): string {
   const re = /%(?:\(([^)]*)\))?([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])/g;
   let out = "";
   let last = 0;
-  let usedMapping = false;
   for (let m = re.exec(fmt); m !== null; m = re.exec(fmt)) {
     out += fmt.slice(last, m.index);
     last = m.index + m[0].length;
@@ -97,7 +96,6 @@ export function pyPercent(fmt: string, values: unknown): string {
       if (mapping === undefined) throw new TemplateProblem("TypeError: format requires a mapping");
       if (!hasOwn(mapping, key)) throw new TemplateProblem(`KeyError: '${key}'`);
       value = mapping[key];
-      usedMapping = true;
     } else if (conv !== "%") value = take();
     let body: string;
     let sign = "";
@@ -140,7 +138,6 @@ export function pyPercent(fmt: string, values: unknown): string {
   if (mapping === undefined && next < list.length) {
     throw new TemplateProblem("TypeError: not all arguments converted during string formatting");
   }
-  if (mapping !== undefined && !usedMapping && next === 0 && fmt.includes("%") === false) return out;
   return out;
 }
 

@@ -3,7 +3,7 @@
 // to our templates only; nunjucks' own runtime object is left untouched.
 import { hasOwn, setKey } from "@merge/core";
 import { TemplateProblem, typeError, undefinedError } from "./errors.js";
-import { isKwargs, splitArgs } from "./kwargs.js";
+import { isKwargs } from "./kwargs.js";
 import { DICT_METHODS, LIST_METHODS, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
 import { pyPercent } from "./pyformat.js";
@@ -569,4 +569,4 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
   }),
 );
 
-export { pyIn, pyIter, splitArgs };
+export { pyIn, pyIter };

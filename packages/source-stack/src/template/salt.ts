@@ -1,7 +1,6 @@
 // Salt's helpers as templates see them: `traverse_dict_and_list`, the `__salt__` built-ins for the pure,
 // common execution functions, and the `__stack__` object.
 import { existsSync, statSync } from "node:fs";
-import { posix } from "node:path";
 import { hasOwn } from "@merge/core";
 import { splitArgs } from "./kwargs.js";
 import { isDict, pyStr } from "./pyvalues.js";
@@ -148,5 +147,3 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
     "log.exception": logAt(true),
   };
 }
-
-export const posixJoin = posix.join;
