@@ -89,6 +89,15 @@ describe("examples/cloud-config", () => {
     expect(JSON.parse(run.stdout)).toEqual(expected("cloud-config/user-data/expected.yaml"));
     expect(run.stderr).toContain("skipped part setup.sh");
   });
+
+  it("explains the user-data file part by part, the JSON patch and the part after it included", () => {
+    const dir = join(EXAMPLES, "cloud-config", "user-data");
+    const run = merge(["cloud-config", "--explain", "user-data.mime"], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^hostname: web-2 # from late\.yaml:\d+, replaced by dict\(replace\)$/m);
+    expect(run.stdout).toMatch(/^- curl # from patch\.jsonp$/m);
+    expect(run.stdout).toMatch(/^- vim # from more\.yaml:\d+, appended by list\(append\)/m);
+  });
 });
 
 describe("examples/plugin-keyed-list", () => {

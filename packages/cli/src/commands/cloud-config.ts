@@ -1,14 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { formatMergeError } from "@merge/core";
-import {
-  type CloudConfigPart,
-  mergeCloudConfig,
-  type PartOutcome,
-  parseUserData,
-} from "@merge/mergers-cloudinit";
+import { type CloudConfigPart, mergeCloudConfig, parseUserData } from "@merge/mergers-cloudinit";
 import { loadYamlWithPositions } from "@merge/yaml";
-import type { ExplainDocument } from "../explain/model.js";
+import { captureRegistry } from "../explain/capture.js";
+import { cloudConfigProvenance } from "../explain/cloud-config.js";
 import { createTraceRecorder } from "../explain/recorder.js";
 import type { CliIO } from "../io.js";
 import { fileError } from "../read-input.js";
@@ -42,7 +38,12 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   }
 
   const recorder = options.explain ? createTraceRecorder() : undefined;
-  const result = mergeCloudConfig(parts, { mode, registry, trace: recorder });
+  const merged: unknown[] = [];
+  const failures = new Map<number, unknown>();
+  const result = mergeCloudConfig(parts, {
+    mode,
+    registry: recorder === undefined ? registry : captureRegistry(registry, recorder, merged, failures),
+  });
   for (const outcome of result.parts) {
     if (outcome.status === "rejected" && outcome.error !== undefined) {
       warn(io, `part rejected, as cloud-init would: ${formatMergeError(outcome.error)}`);
@@ -56,14 +57,33 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const header = `#cloud-config\n\n# from ${result.merged.length} files\n${result.merged
     .map((name) => `# ${name}\n`)
     .join("")}\n---\n`;
+  const provenance =
+    recorder === undefined
+      ? { documents: [], events: [] }
+      : cloudConfigProvenance(
+          result.parts.map((outcome, index) => ({
+            name: outcome.name,
+            type: outcome.type,
+            status: outcome.status,
+            error: outcome.error,
+            text: textOf(parts[index]!),
+          })),
+          merged,
+          failures,
+          recorder.events,
+          (part) => {
+            try {
+              const loaded = loadYamlWithPositions(part.text, { flavor: "pyyaml", filename: part.name });
+              return (path) => loaded.positionOf(path);
+            } catch {
+              return undefined;
+            }
+          },
+        );
   const body = renderResult(
     result.value,
     { ...options, yamlStyle: "cloud-init" },
-    {
-      title: `merge cloud-config --mode ${mode}`,
-      documents: options.explain ? explainDocuments(parts, result.parts) : [],
-      events: recorder?.events ?? [],
-    },
+    { title: `merge cloud-config --mode ${mode}`, ...provenance },
     header,
   );
   const text = options.format === "yaml" ? `${body}...\n` : body;
@@ -71,22 +91,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   return 0;
 }
 
-/** cloud-init's own view of a part, re-read with positions so `--explain` can give lines. */
-function explainDocuments(
-  parts: readonly CloudConfigPart[],
-  outcomes: readonly PartOutcome[],
-): ExplainDocument[] {
-  return parts.map((part, index) => {
-    const outcome = outcomes[index];
-    const name = outcome?.name ?? part.name ?? `part ${index + 1}`;
-    if (outcome?.status === "rejected") {
-      // A rejected part supplied nothing; only say so.
-      return { name, value: undefined, note: `rejected: ${outcome.error?.code ?? "error"}` };
-    }
-    const text = typeof part.text === "string" ? part.text : new TextDecoder().decode(part.text);
-    const loaded = loadYamlWithPositions(text, { flavor: "pyyaml", filename: name });
-    return { name, value: loaded.value, positionOf: (path) => loaded.positionOf(path) };
-  });
+function textOf(part: CloudConfigPart): string {
+  return typeof part.text === "string" ? part.text : new TextDecoder().decode(part.text ?? new Uint8Array());
 }
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {
