@@ -220,6 +220,11 @@ describe("statements", () => {
       "[]|False|False|None",
     );
   });
+  it("raw blocks with whitespace control", () => {
+    expect(
+      renderCase("a\n{%- raw %}\n{{ x }}\n{% endraw -%}\nb|a {% raw -%}  {{ y }} {% if %} {%- endraw %} b"),
+    ).toBe("a\n{{ x }}\nb|a {{ y }} {% if %} b");
+  });
 });
 
 describe("methods", () => {

@@ -129,6 +129,23 @@ class PyParser extends BaseParser {
     return new njNodes.Set(tok.lineno, tok.colno, [target], value);
   }
 
+  /** `{% raw %}...{% endraw %}`, with Jinja's whitespace control on both tags (nunjucks ignores `-` there). */
+  parseRaw(tagName?: string): NjAny {
+    const name = tagName ?? "raw";
+    const begun = this.advanceAfterBlockEnd();
+    this.dropLeadingWhitespace = false;
+    const end = new RegExp(`([\\s\\S]*?)\\{%(-?)\\s*end${name}\\s*(-?)%\\}`);
+    const m = this.tokens._extractRegex(end);
+    if (!m) this.fail(`unexpected end of template, expected 'end${name}'`, begun.lineno, begun.colno);
+    let text: string = m[1];
+    if (begun.value.charAt(0) === "-") text = text.replace(/^\s+/, "");
+    if (m[2] === "-") text = text.replace(/\s+$/, "");
+    if (m[3] === "-") this.dropLeadingWhitespace = true;
+    return new njNodes.Output(begun.lineno, begun.colno, [
+      new njNodes.TemplateData(begun.lineno, begun.colno, text),
+    ]);
+  }
+
   /** `{% set a = x %}`, `{% set a, b = pair %}`, `{% set t = 1, 2 %}` (a tuple), `{% set ns.x = 1 %}`, `{% set a %}..{% endset %}`. */
   parseSet(): NjAny {
     const tag = this.nextToken();
