@@ -150,11 +150,20 @@ interface Query {
 }
 
 // Few distinct values so that collisions, shared prefixes and NULLs are common.
-const cell = fc.oneof(fc.constantFrom("a", "b", "1", "2"), fc.constantFrom(1, 2), fc.constant(null));
+// Integer-like keys ("10" before "2" in object order), inherited names and __proto__ are in the mix on purpose.
+const cell = fc.oneof(
+  fc.constantFrom("a", "b", "1", "2", "10", "01"),
+  fc.constantFrom(1, 2, 10),
+  fc.constant(null),
+  fc.constantFrom("__proto__", "constructor", "toString"),
+);
 const query: fc.Arbitrary<Query> = fc.integer({ min: 1, max: 5 }).chain((width) =>
   fc.record({
-    root: fc.constantFrom(undefined, undefined, "", "r", "a"),
-    names: fc.array(fc.constantFrom("x", "y", "z", "a"), { minLength: width, maxLength: width }),
+    root: fc.constantFrom(undefined, undefined, "", "r", "a", "2", "__proto__"),
+    names: fc.array(fc.constantFrom("x", "y", "a", "1", "__proto__", "valueOf"), {
+      minLength: width,
+      maxLength: width,
+    }),
     rows: fc.array(fc.array(cell, { minLength: width, maxLength: width }), { maxLength: 6 }),
     depth: fc.integer({ min: 0, max: 6 }),
     asList: fc.boolean(),
@@ -196,7 +205,13 @@ describe("shaper against a model of Salt's algorithm", () => {
           actual = "crash";
         }
         expect(actual).toBe(expected);
-        if (expected === "ok") expect(shaper.result()).toEqual(plain(model.result));
+        if (expected === "ok") {
+          const actualResult = shaper.result();
+          expect(actualResult).toEqual(plain(model.result));
+          expect(Object.getPrototypeOf(actualResult)).toBe(Object.prototype);
+        }
+        expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
         expect(JSON.stringify(queries)).toBe(snapshot);
       }),
       { numRuns: 3000 },

@@ -42,14 +42,88 @@ export interface Shaper {
   enterRoot(root: string | undefined): void;
   /** Starts one query's rows. */
   begin(fieldNames: readonly string[], options?: ShapeOptions): RowSink;
-  /** The data so far, as fresh plain objects and arrays. */
+  /** The data so far: plain objects and arrays, shared with the shaper (later queries keep writing into it). */
   result(): Dict;
 }
 
-// Internally a mapping is a Map: it keeps insertion order for every key (plain objects put integer-like keys
-// first, which would reorder the lists `with_lists` builds from a mapping's values) and is immune to the
-// object-shape slowdowns measured in PERFORMANCE.md. Arrays in the tree are always lists this shaper made.
-type Node = Map<string, unknown>;
+// Mappings are plain objects built in place (no second pass converts them), so the result needs no copy. Two things
+// plain objects do differently from Salt's dicts are handled here: inherited names (`constructor`, `__proto__`) are
+// never read as present keys, and integer-like keys, which objects enumerate first, get their insertion order
+// recorded so that `with_lists` lists a mapping's values in the order the rows came, as Python does.
+type Node = Dict;
+
+const ownKey = Object.prototype.hasOwnProperty;
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Would V8 enumerate this key before the others (a canonical array index)? */
+function isIndexKey(key: string): boolean {
+  const first = key.charCodeAt(0);
+  if (first < 48 || first > 57) return false;
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
+}
+
+class Tree {
+  /** Nodes that hold integer-like keys: their keys in insertion order. */
+  private readonly orders = new Map<Node, string[]>();
+  /** Plain objects that arrived as row values: data, never descended into. */
+  private foreign: WeakSet<object> | undefined;
+
+  create(): Node {
+    return {};
+  }
+
+  isNode(value: unknown): value is Node {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      Object.getPrototypeOf(value) === Object.prototype &&
+      !Array.isArray(value) &&
+      (this.foreign === undefined || !this.foreign.has(value))
+    );
+  }
+
+  /** The value at an own key, or undefined (stored values are never undefined). */
+  get(node: Node, key: string): unknown {
+    const value = node[key];
+    if (value !== undefined && INHERITED.has(key) && !ownKey.call(node, key)) return undefined;
+    return value;
+  }
+
+  /** Writes a key that is not there yet. */
+  add(node: Node, key: string, value: unknown): void {
+    if (this.orders.size !== 0) {
+      const order = this.orders.get(node);
+      if (order !== undefined) order.push(key);
+      else if (isIndexKey(key)) this.orders.set(node, [...Object.keys(node), key]);
+    } else if (isIndexKey(key)) {
+      this.orders.set(node, [...Object.keys(node), key]);
+    }
+    setKey(node, key, value);
+  }
+
+  /** Writes a key that is already there (its position does not change). */
+  replace(node: Node, key: string, value: unknown): void {
+    setKey(node, key, value);
+  }
+
+  /** The values in insertion order. */
+  values(node: Node): unknown[] {
+    const order = this.orders.get(node);
+    if (order === undefined) return Object.values(node);
+    return order.map((key) => node[key]);
+  }
+
+  /** Stores a row value: `undefined` means NULL, arrays are copied (lists get appended to), objects stay data. */
+  own(value: unknown): unknown {
+    if (value === undefined) return null;
+    if (Array.isArray(value)) return value.slice();
+    if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+      this.foreign ??= new WeakSet();
+      this.foreign.add(value);
+    }
+    return value;
+  }
+}
 
 function describe(value: unknown): string {
   if (value === null) return "NULL";
@@ -62,12 +136,6 @@ function describe(value: unknown): string {
 function prefix(query: QueryLabel | undefined): string {
   if (query === undefined) return "";
   return query.root === undefined ? `query #${query.index + 1}: ` : `query ${JSON.stringify(query.root)}: `;
-}
-
-/** Row values are stored as given, except that `undefined` means NULL and an array is copied (we append to lists). */
-function own(value: unknown): unknown {
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.slice() : value;
 }
 
 function levelsOption(value: unknown, query: QueryLabel | undefined): number[] {
@@ -93,7 +161,8 @@ export function effectiveDepth(requested: number, fieldCount: number, query?: Qu
 }
 
 export function createShaper(): Shaper {
-  const result: Node = new Map();
+  const tree = new Tree();
+  const result: Node = tree.create();
   let focus: Node = result;
 
   return {
@@ -101,20 +170,21 @@ export function createShaper(): Shaper {
       if (root === undefined || root === "") {
         focus = result;
       } else {
-        focus = new Map();
-        result.set(root, focus);
+        focus = tree.create();
+        if (tree.get(result, root) === undefined) tree.add(result, root, focus);
+        else tree.replace(result, root, focus);
       }
     },
     begin(fieldNames, options = {}) {
-      return beginQuery(focus, fieldNames, options);
+      return beginQuery(tree, focus, fieldNames, options);
     },
     result() {
-      return toPlain(result);
+      return result;
     },
   };
 }
 
-function beginQuery(focus: Node, fieldNames: readonly string[], options: ShapeOptions): RowSink {
+function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], options: ShapeOptions): RowSink {
   const query = options.query;
   const n = fieldNames.length;
   if (n === 0) throw mysqlError("SQL_SHAPE", `${prefix(query)}the query returned no columns`, { query });
@@ -134,12 +204,18 @@ function beginQuery(focus: Node, fieldNames: readonly string[], options: ShapeOp
   // Mappings whose listed keys become lists at the end, in first-seen order. Salt scans a Python list per row
   // here (quadratic on many distinct keys); a Set per mapping keeps it linear.
   const listify = new Map<Node, Set<string>>();
-  const record = (node: Node, key: string) => {
-    let keys = listify.get(node);
+  // Consecutive rows usually pass through the same mapping at a level (always at the first): remember the last one
+  // per level and skip the lookup.
+  const lastNode: (Node | undefined)[] = new Array(n + 1);
+  const lastKeys: (Set<string> | undefined)[] = new Array(n + 1);
+  const record = (level: number, node: Node, key: string) => {
+    let keys = lastNode[level] === node ? lastKeys[level] : listify.get(node);
     if (keys === undefined) {
       keys = new Set();
       listify.set(node, keys);
     }
+    lastNode[level] = node;
+    lastKeys[level] = keys;
     keys.add(key);
   };
   const fullDepth = depth === n - 1;
@@ -180,16 +256,16 @@ function beginQuery(focus: Node, fieldNames: readonly string[], options: ShapeOp
       // Walk (and create) the mappings above the last key level.
       for (let i = 0; i < depth - 1; i++) {
         const key = keyOf(row[i]);
-        if (marks[i + 1] === 1) record(crd, key);
-        const existing = crd.get(key);
-        if (existing instanceof Map) {
-          crd = existing as Node;
+        if (marks[i + 1] === 1) record(i + 1, crd, key);
+        const existing = tree.get(crd, key);
+        if (tree.isNode(existing)) {
+          crd = existing;
         } else {
-          const next: Node = new Map();
-          if (existing === undefined) crd.set(key, next);
+          const next = tree.create();
+          if (existing === undefined) tree.add(crd, key, next);
           else if (Array.isArray(existing)) existing.push(next);
-          else if (asList) crd.set(key, [existing, next]);
-          else crd.set(key, next);
+          else if (asList) tree.replace(crd, key, [existing, next]);
+          else tree.replace(crd, key, next);
           crd = next;
         }
       }
@@ -197,45 +273,44 @@ function beginQuery(focus: Node, fieldNames: readonly string[], options: ShapeOp
       if (fullDepth) {
         // The penultimate column is the key of the last one.
         const key = keyOf(row[keyColumn]);
-        const value = own(row[n - 1]);
-        const present = crd.has(key);
+        const value = tree.own(row[n - 1]);
+        const current = tree.get(crd, key);
+        const present = current !== undefined;
         if ((asList && present) || marks[n - 1] === 1) {
-          if (present) {
-            const current = crd.get(key);
-            if (Array.isArray(current)) current.push(value);
-            else crd.set(key, [current, value]);
-          } else {
-            crd.set(key, [value]);
-          }
+          if (!present) tree.add(crd, key, [value]);
+          else if (Array.isArray(current)) current.push(value);
+          else tree.replace(crd, key, [current, value]);
         } else if (!ignoreNull || value !== null) {
-          crd.set(key, value);
+          if (present) tree.replace(crd, key, value);
+          else tree.add(crd, key, value);
         }
         return;
       }
 
       // Otherwise the key column holds a mapping of the remaining columns by field name.
       const key = keyOf(row[keyColumn]);
-      let target = crd.get(key);
+      let target = tree.get(crd, key);
       if (target === undefined) {
-        target = new Map();
-        crd.set(key, target);
+        target = tree.create();
+        tree.add(crd, key, target);
       }
-      if (marks[depth] === 1) record(crd, key);
-      if (!(target instanceof Map)) {
+      if (marks[depth] === 1) record(depth, crd, key);
+      if (!tree.isNode(target)) {
         writeIntoNonMapping(target, row);
         return;
       }
-      const node = target as Node;
+      const node = target;
       for (let i = depth; i < n; i++) {
         const name = names[i]!;
-        const value = own(row[i]);
-        if (marks[i + 1] === 1) record(node, name);
-        if (asList && node.has(name)) {
-          const current = node.get(name);
+        const value = tree.own(row[i]);
+        if (marks[i + 1] === 1) record(i + 1, node, name);
+        const current = tree.get(node, name);
+        if (asList && current !== undefined) {
           if (Array.isArray(current)) current.push(value);
-          else node.set(name, [current, value]);
+          else tree.replace(node, name, [current, value]);
         } else if (!ignoreNull || value !== null) {
-          node.set(name, value);
+          if (current === undefined) tree.add(node, name, value);
+          else tree.replace(node, name, value);
         }
       }
     },
@@ -244,34 +319,23 @@ function beginQuery(focus: Node, fieldNames: readonly string[], options: ShapeOp
       const nodes = [...listify.keys()].reverse();
       for (const node of nodes) {
         for (const key of listify.get(node)!) {
-          if (!node.has(key)) {
+          const value = tree.get(node, key);
+          if (value === undefined) {
             throw mysqlError(
               "SQL_SHAPE",
               `${prefix(query)}with_lists marks field ${JSON.stringify(key)}, but ignore_null left it unset`,
               { query },
             );
           }
-          const value = node.get(key);
-          if (value instanceof Map) node.set(key, [...(value as Node).values()]);
-          else if (Array.isArray(value)) node.set(key, [value]);
+          if (tree.isNode(value)) tree.replace(node, key, tree.values(value));
+          else if (Array.isArray(value)) tree.replace(node, key, [value]);
         }
       }
       listify.clear();
+      lastNode.fill(undefined);
+      lastKeys.fill(undefined);
     },
   };
-}
-
-/** Converts the internal tree into plain objects (written with `setKey`, so a `__proto__` key stays data). */
-function toPlain(node: Node): Dict {
-  const out: Dict = {};
-  for (const [key, value] of node) setKey(out, key, plainValue(value));
-  return out;
-}
-
-function plainValue(value: unknown): unknown {
-  if (value instanceof Map) return toPlain(value as Node);
-  if (Array.isArray(value)) return value.map(plainValue);
-  return value;
 }
 
 /**
