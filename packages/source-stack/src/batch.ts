@@ -23,6 +23,8 @@ export interface StackBatchOptions
   readonly workers?: number;
   /** Path or file URL of a module exporting `functions` and/or `registry` for the loaders. */
   readonly setupModule?: string;
+  /** Stops the batch: workers are terminated and the promise rejects with a `STACK_WORKER` error. */
+  readonly signal?: AbortSignal;
 }
 
 /** The outcome for one host of a batch: its result, or the coded error that stopped it. */
@@ -44,7 +46,7 @@ export type WireEntry =
   | { readonly minionId: string; readonly ok: false; readonly error: SerializedError };
 
 export interface WorkerInput {
-  readonly options: Omit<StackBatchOptions, "workers">;
+  readonly options: Omit<StackBatchOptions, "workers" | "signal">;
   readonly hosts: readonly StackHost[];
 }
 
@@ -56,7 +58,8 @@ export async function loadStackBatch(
   hosts: readonly StackHost[],
   options: StackBatchOptions,
 ): Promise<StackBatchEntry[]> {
-  const { workers: asked, ...rest } = options;
+  const { workers: asked, signal, ...rest } = options;
+  if (signal?.aborted) throw cancelled();
   const count = Math.min(
     asked ?? Math.min(availableParallelism(), Math.ceil(hosts.length / 25)),
     hosts.length,
@@ -65,7 +68,7 @@ export async function loadStackBatch(
   const size = Math.ceil(hosts.length / count);
   const chunks: StackHost[][] = [];
   for (let i = 0; i < hosts.length; i += size) chunks.push(hosts.slice(i, i + size));
-  const parts = await Promise.all(chunks.map((chunk) => runWorker({ options: rest, hosts: chunk })));
+  const parts = await Promise.all(chunks.map((chunk) => runWorker({ options: rest, hosts: chunk }, signal)));
   return revive(parts.flat());
 }
 
@@ -133,10 +136,22 @@ function workerUrl(): URL {
   return existsSync(beside) ? beside : new URL("../dist/worker.js", import.meta.url);
 }
 
-function runWorker(input: WorkerInput): Promise<WireEntry[]> {
+function cancelled(): MergeError {
+  return stackError("STACK_WORKER", "the batch was cancelled");
+}
+
+function runWorker(input: WorkerInput, signal: AbortSignal | undefined): Promise<WireEntry[]> {
   return new Promise((resolvePromise, reject) => {
     const worker = new Worker(workerUrl(), { workerData: input });
     let settled = false;
+    const abort = () => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate();
+      reject(cancelled());
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+    worker.once("exit", () => signal?.removeEventListener("abort", abort));
     worker.once("message", (entries: WireEntry[]) => {
       settled = true;
       resolvePromise(entries);

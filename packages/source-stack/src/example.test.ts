@@ -112,4 +112,19 @@ describe("batch mode", () => {
       { rack: "rack-2", host: "cc" },
     ]);
   });
+
+  it("stops when its signal aborts", async () => {
+    const controller = new AbortController();
+    const running = loadStackBatch(hosts, {
+      config: "config.cfg",
+      cwd: example,
+      workers: 2,
+      signal: controller.signal,
+    });
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ code: "STACK_WORKER" });
+    await expect(
+      loadStackBatch(hosts, { config: "config.cfg", cwd: example, signal: controller.signal }),
+    ).rejects.toMatchObject({ code: "STACK_WORKER" });
+  });
 });
