@@ -225,6 +225,11 @@ describe("statements", () => {
       renderCase("a\n{%- raw %}\n{{ x }}\n{% endraw -%}\nb|a {% raw -%}  {{ y }} {% if %} {%- endraw %} b"),
     ).toBe("a\n{{ x }}\nb|a {{ y }} {% if %} b");
   });
+  it("loop.changed", () => {
+    expect(
+      renderCase("{% for x in [1, 1, 2, 2, 1] %}{% if loop.changed(x) %}{{ x }}{% endif %}{% endfor %}"),
+    ).toBe("121");
+  });
 });
 
 describe("methods", () => {

@@ -60,6 +60,13 @@ export class PyLoop {
   get depth0(): number {
     return 0;
   }
+  private lastChanged: unknown[] | undefined;
+  /** True on the first call and whenever the arguments differ from the previous call's. */
+  changed(...args: unknown[]): boolean {
+    if (this.lastChanged !== undefined && pyEq(this.lastChanged, args)) return false;
+    this.lastChanged = args;
+    return true;
+  }
   cycle(...args: unknown[]): unknown {
     if (args.length === 0) throw new TemplateProblem("TypeError: no items for cycling given");
     return args[this.index0 % args.length];
