@@ -15,6 +15,8 @@ export interface Contender {
   readonly reference?: boolean;
   /** True for the hand-written floor (not a peer). */
   readonly floor?: boolean;
+  /** True for another configuration of our own engine (shown for comparison, not a peer). */
+  readonly variant?: boolean;
   merge(base: unknown, incoming: unknown): unknown;
   fold(docs: readonly unknown[]): unknown;
 }
@@ -24,10 +26,25 @@ function clone<T>(value: T): T {
   return structuredClone(value);
 }
 
-/** The engine resolved with `stack()` (merge-last), plus the libraries on the same semantics. */
-export function createContenders(stackPlugin: MergerPlugin): Contender[] {
+/**
+ * The engine resolved with `stack()` (merge-last), plus the libraries on the same semantics. `variant` adds the
+ * engine once more with another plugin (the bench's stand-in, which has in-place handlers) for comparison.
+ */
+export function createContenders(stackPlugin: MergerPlugin, variant?: MergerPlugin): Contender[] {
   const registry = createRegistry().use(stackPlugin).freeze();
   const merger = registry.resolve("stack()");
+  const extra: Contender[] = [];
+  if (variant !== undefined) {
+    const variantRegistry = createRegistry().use(variant).freeze();
+    const variantMerger = variantRegistry.resolve("stack()");
+    extra.push({
+      name: "@merge/core + in-place stand-in",
+      how: "the engine with the bench's merge-last plugin, which provides in-place handlers (owned-accumulator folds)",
+      variant: true,
+      merge: (a, b) => variantMerger.merge(a, b),
+      fold: (docs) => mergeAll(docs, { registry: variantRegistry, spec: "stack()" }),
+    });
+  }
   const fastify = fastifyDeepmerge();
   const fastifyAll = fastifyDeepmerge({ all: true });
   return [
@@ -38,6 +55,7 @@ export function createContenders(stackPlugin: MergerPlugin): Contender[] {
       merge: (a, b) => merger.merge(a, b),
       fold: (docs) => mergeAll(docs, { registry, spec: "stack()" }),
     },
+    ...extra,
     {
       name: "hand-written loop",
       how: "single-purpose recursive merge sharing untouched subtrees; folds into an owned accumulator",

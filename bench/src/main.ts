@@ -15,7 +15,7 @@ const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
 const DOC = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
 const RESULTS = fileURLToPath(new URL("../results/", import.meta.url));
 const ANALYSIS = fileURLToPath(new URL("../analysis.md", import.meta.url));
-const TIMEOUT_MS = 240_000;
+const TIMEOUT_MS = 400_000;
 
 function runChild(part: string, workload: string, mode: Mode): Promise<WorkloadResult> {
   return new Promise((resolve) => {

@@ -55,7 +55,8 @@ const FLOOR = "hand-written loop";
 function fastestPeer(result: WorkloadResult | undefined): Row | undefined {
   let best: Row | undefined;
   for (const r of result?.rows ?? []) {
-    if (r.label === ENGINE || r.label === FLOOR || r.status !== "ok" || r.timing === undefined) continue;
+    if (r.label.startsWith("@merge/") || r.label === FLOOR || r.status !== "ok" || r.timing === undefined)
+      continue;
     if (best === undefined || r.timing.median < best.timing!.median) best = r;
   }
   return best;

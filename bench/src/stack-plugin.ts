@@ -6,6 +6,8 @@ export interface StackPluginChoice {
   readonly plugin: MergerPlugin;
   /** Where the plugin came from, printed in the report. */
   readonly origin: string;
+  /** True when it is the bench's stand-in. */
+  readonly local: boolean;
 }
 
 function isStackPlugin(value: unknown): value is MergerPlugin {
@@ -26,7 +28,8 @@ export async function loadStackPlugin(): Promise<StackPluginChoice> {
   try {
     const module = (await import("@merge/strategies-stack")) as Record<string, unknown>;
     for (const [name, value] of Object.entries(module)) {
-      if (isStackPlugin(value)) return { plugin: value, origin: `@merge/strategies-stack (${name})` };
+      if (isStackPlugin(value))
+        return { plugin: value, origin: `@merge/strategies-stack (${name})`, local: false };
     }
     for (const [name, value] of Object.entries(module)) {
       if (
@@ -39,7 +42,8 @@ export async function loadStackPlugin(): Promise<StackPluginChoice> {
       }
       try {
         const made = (value as (options?: unknown) => unknown)();
-        if (isStackPlugin(made)) return { plugin: made, origin: `@merge/strategies-stack (${name}())` };
+        if (isStackPlugin(made))
+          return { plugin: made, origin: `@merge/strategies-stack (${name}())`, local: false };
       } catch {
         // not a plugin factory
       }
@@ -48,5 +52,9 @@ export async function loadStackPlugin(): Promise<StackPluginChoice> {
   } catch (error) {
     reason = firstLine(error);
   }
-  return { plugin: localStackPlugin(), origin: `bench stand-in (@merge/strategies-stack: ${reason})` };
+  return {
+    plugin: localStackPlugin(),
+    origin: `bench stand-in (@merge/strategies-stack: ${reason})`,
+    local: true,
+  };
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Timing } from "../harness.js";
+import { summarize, type Timing } from "../harness.js";
 import type { Row } from "../result.js";
 
 export const CLI_WORKLOADS = ["startup"] as const;
@@ -44,22 +44,6 @@ function timeCommands(commands: readonly Command[], runs: number): Map<string, T
     out.set(command.label, failure ?? summarize(samples.get(command.label) ?? []));
   }
   return out;
-}
-
-export function summarize(values: readonly number[]): Timing {
-  const sorted = [...values].sort((a, b) => a - b);
-  const median = (list: readonly number[]) => {
-    const mid = list.length >> 1;
-    return list.length % 2 === 1 ? list[mid]! : (list[mid - 1]! + list[mid]!) / 2;
-  };
-  const m = median(sorted);
-  return {
-    median: m,
-    mad: median(sorted.map((v) => Math.abs(v - m)).sort((a, b) => a - b)),
-    min: sorted[0]!,
-    max: sorted[sorted.length - 1]!,
-    samples: sorted.length,
-  };
 }
 
 export async function runCli(): Promise<{ rows: Row[]; notes: string[] }> {

@@ -3,6 +3,7 @@ import { configTree, foldDocuments, listPair, overlayTree, smallPairs } from "..
 import { firstDifference } from "../equal.js";
 import { type MeasureOptions, measure } from "../harness.js";
 import type { Row } from "../result.js";
+import { localStackPlugin } from "../local-stack.js";
 import { loadStackPlugin } from "../stack-plugin.js";
 
 /** The workloads of part 1 and their sizes. */
@@ -105,7 +106,8 @@ export function verify(
 
 export async function runPeers(workload: PeerWorkload): Promise<{ rows: Row[]; notes: string[] }> {
   const choice = await loadStackPlugin();
-  const contenders = createContenders(choice.plugin);
+  // When the real plugin is in use, the stand-in runs too: it shows what in-place handlers give the fold.
+  const contenders = createContenders(choice.plugin, choice.local ? undefined : localStackPlugin());
   const peerCase = buildPeerCase(workload);
   const verdicts = verify(contenders, peerCase);
   const rows: Row[] = [];

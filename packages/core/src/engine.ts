@@ -71,8 +71,11 @@ export function createMerger(
   // Containers that may be changed in place; set only while `mergeInto` runs.
   let owned: Set<object> | undefined;
   const path: PathKey[] = [];
-  // Values on the current recursion chain; only read when the depth limit is hit, to tell a cycle apart.
+  // Values on the current recursion chain; only read when the depth limit is hit, to tell a cycle apart. Levels
+  // above `chainFrom` are not recorded: configuration rarely nests that deep, so the common merge skips the store,
+  // and a cycle shorter than the remaining levels still repeats inside what is recorded.
   const chain: unknown[] = [];
+  const chainFrom = maxDepth > 64 ? 32 : 0;
   let depth = 0;
   let document: number | undefined;
 
@@ -104,7 +107,7 @@ export function createMerger(
       handler = inPlaceTable[kind];
     }
     if (key !== undefined) path.push(key);
-    chain[depth] = base;
+    if (depth >= chainFrom) chain[depth] = base;
     depth++;
     // No `finally`: the normal path unwinds inline, which keeps the per-level cost to a few stores.
     let result: unknown;
@@ -122,7 +125,7 @@ export function createMerger(
   function unwind(key: PathKey | undefined): void {
     depth--;
     if (key !== undefined) path.pop();
-    if (depth === 0) chain.length = 0;
+    if (depth === 0 && chain.length !== 0) chain.length = 0;
   }
 
   function depthError(key: PathKey | undefined): MergeError {
