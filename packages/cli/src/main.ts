@@ -13,10 +13,14 @@ export async function main(argv: readonly string[]): Promise<void> {
     }
     throw error;
   });
-  // Ctrl-C: nothing has been printed yet (output is written once, at the end), so just drop temp files and go.
+  // Ctrl-C: output is written once, at the end, so before that there is nothing to take back: drop temp files and
+  // go. If the one write has already started, let it finish (a whole document, never a part) and then go.
+  let writing = 0;
+  let interrupted = false;
   process.on("SIGINT", () => {
     removePendingTempFiles();
-    process.exit(EXIT_INTERRUPTED);
+    if (writing > 0) interrupted = true;
+    else process.exit(EXIT_INTERRUPTED);
   });
   const io: CliIO = {
     cwd: process.cwd(),
@@ -24,8 +28,13 @@ export async function main(argv: readonly string[]): Promise<void> {
     readStdin,
     writeOut: (text) =>
       new Promise((resolve) => {
-        if (text === "") resolve();
-        else process.stdout.write(text, () => resolve());
+        if (text === "") return resolve();
+        writing++;
+        process.stdout.write(text, () => {
+          writing--;
+          if (interrupted && writing === 0) process.exit(EXIT_INTERRUPTED);
+          resolve();
+        });
       }),
     writeErr: (text) => {
       process.stderr.write(text);
