@@ -314,7 +314,7 @@ class PyCompiler extends BaseCompiler {
   compileSymbol(node: NjAny, frame: NjAny): void {
     const id = frame.lookup(node.value);
     if (id) this._emit(id);
-    else this._emit(`runtime.contextOrFrameLookup(context, frame, ${str(node.value)})`);
+    else this._emit(`runtime.pyLookup(context, frame, ${str(node.value)})`);
   }
 
   /** The compile-time id of `name` when it is bound in the current scope (stopping at loop/macro scopes). */

@@ -335,3 +335,11 @@ describe("import errors", () => {
     expect(renderCase("[{% include 'nope.sls' ignore missing %}]")).toBe("[]");
   });
 });
+
+describe("names", () => {
+  it("do not resolve to inherited object properties", () => {
+    expect(renderCase("[{{ constructor }}][{{ toString }}][{{ hasOwnProperty is defined }}]")).toBe(
+      "[][][False]",
+    );
+  });
+});

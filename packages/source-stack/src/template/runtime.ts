@@ -429,6 +429,22 @@ function pySlice(obj: unknown, start: unknown, stop: unknown, stepArg: unknown):
 }
 
 /**
+ * A name: the current scopes, then the template's variables, then the globals — never an inherited property
+ * (`constructor`, `toString`) of nunjucks' context object.
+ */
+function pyLookup(
+  context: { ctx: Record<string, unknown>; env: { globals: Record<string, unknown> } },
+  frame: { lookup(name: string): unknown },
+  name: string,
+): unknown {
+  const v = frame.lookup(name);
+  if (v !== undefined) return v;
+  if (hasOwn(context.ctx, name)) return context.ctx[name];
+  const globals = context.env.globals;
+  return name in globals ? globals[name] : undefined;
+}
+
+/**
  * `{% set name = value %}`: assigns where the name already lives, up to the nearest loop/macro scope (Jinja's
  * scoping), else in the current frame. Frame.set would do this too but splits the name on every call.
  */
@@ -569,6 +585,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pySlice,
     pySetAttr,
     pySetVar,
+    pyLookup,
     pyMacro,
     pyTagError,
     pyImportData,
