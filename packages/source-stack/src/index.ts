@@ -24,4 +24,10 @@ export {
 } from "./loader.js";
 export type { StackErrorCode, StackWarning, StackWarningCode } from "./problems.js";
 export type { StackRenderer } from "./renderer.js";
+export {
+  createRenderer,
+  type Renderer,
+  type RendererOptions,
+  type TemplateWarning,
+} from "./template/index.js";
 export { NOT_FOUND, traverse } from "./traverse.js";
