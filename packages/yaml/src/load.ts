@@ -1,5 +1,6 @@
-import { type CST, Composer, type Document, Lexer, LineCounter, Parser } from "yaml";
+import { type CST, Composer, Lexer, LineCounter, type Node, Parser, type YAMLError } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
+import { fastParse } from "./fastpath.js";
 import { type BuiltPosition, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
 
@@ -42,10 +43,17 @@ const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{100
 const YAML11_BREAKS = /[\u0085\u2028\u2029]/;
 const YAML11_BREAKS_ALL = /\u0085/g;
 
+/** A parsed document: the yaml package's, or one built by the fast path. */
+interface ParsedDoc {
+  readonly contents: Node | null;
+  readonly errors: readonly YAMLError[];
+  readonly range: readonly [number, number, number];
+}
+
 interface Prepared {
   readonly text: string;
   readonly lines: LineCounter;
-  readonly docs: Document.Parsed[];
+  readonly docs: readonly ParsedDoc[];
 }
 
 function decode(input: string | Uint8Array, file: string | undefined): string {
@@ -348,6 +356,15 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   checkLexicalDepth(text, maxDepth, file);
+  const fast = fastParse(text, maxDepth);
+  if (fast !== undefined) {
+    for (const start of fast.lineStarts) lines.addNewLine(start);
+    return {
+      text,
+      lines,
+      docs: fast.root === null ? [] : [{ contents: fast.root, errors: [], range: [0, 0, 0] }],
+    };
+  }
   const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   const tabs: TabRule = !text.includes("\t")
     ? "none"
@@ -357,11 +374,11 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file);
   checkDocumentMarkers(tokens, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
-  const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
+  const docs: ParsedDoc[] = Array.from(composer.compose(tokens));
   return { text, lines, docs };
 }
 
-function syntaxError(doc: Document.Parsed, lines: LineCounter, file: string | undefined): void {
+function syntaxError(doc: ParsedDoc, lines: LineCounter, file: string | undefined): void {
   // PyYAML starts a comment at any `#` met between tokens (`"d"# c`); the yaml package wants white space first.
   const first = doc.errors.find(
     (e) => !(e.code === "MISSING_CHAR" && e.message.startsWith("Comments must be separated")),
@@ -374,7 +391,7 @@ function syntaxError(doc: Document.Parsed, lines: LineCounter, file: string | un
 }
 
 function constructDocument(
-  doc: Document.Parsed,
+  doc: ParsedDoc,
   prepared: Prepared,
   options: LoadYamlOptions,
   track: boolean,
