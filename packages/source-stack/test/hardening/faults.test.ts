@@ -144,6 +144,34 @@ describe("faults in the stack tree", () => {
 });
 
 describe("prototype pollution through a stack", () => {
+  it("gives templates no way to a constructor or a prototype", () => {
+    const templates = [
+      "a: \"{{ ''.constructor.constructor('return process')() }}\"\n",
+      "a: \"{{ range.constructor('return 1')() }}\"\n",
+      "{% set o = {} %}{% do o.constructor.assign(o.constructor.prototype, {'polluted': 1}) %}a: 1\n",
+      "a: \"{{ joiner.constructor('return process')() }}\"\n",
+      'a: "{{ stack.__proto__ }}"\n',
+      'a: "{{ [].constructor }}"\n',
+      'a: "{{ __salt__.constructor }}"\n',
+      "{% do stack.update({'__proto__': {'polluted': 2}}) %}a: \"{{ stack.polluted }}\"\n",
+      "{% set d = {} %}{% do d.update({'__proto__': {'isAdmin': true}}) %}a: \"{{ d.isAdmin }}\"\n",
+      "{% set d = {} %}{% do d.setdefault('__proto__', {}).update({'hacked': 1}) %}a: \"{{ d.hacked }}\"\n",
+    ];
+    for (const text of templates) {
+      tree.write("stack/roles/escape.yml", text);
+      try {
+        const { data } = loadStack({ config: tree.config, minionId: "web1", grains: { roles: ["escape"] } });
+        // Whatever the template printed, it is not a function's source, a process or a planted value.
+        expect(JSON.stringify(data)).not.toMatch(/function|\[object process\]|"a":"?(1|2|true)"?/);
+      } catch (error) {
+        expect(isMergeError(error)).toBe(true);
+        expect((error as MergeError).code).toBe("TEMPLATE_RENDER");
+      }
+      expectPristine();
+    }
+    tally("pollution", templates.length);
+  });
+
   it("keeps hostile keys from grains, pillar and YAML files as data", () => {
     let cases = 0;
     tree.write(
