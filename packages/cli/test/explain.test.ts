@@ -99,4 +99,21 @@ describe("merge docs --explain", () => {
     const run = merge(["docs", "docs/base.yml"]);
     expect(run.stdout).not.toContain("#");
   });
+
+  it("explains hostile keys as data", () => {
+    const input = '{"__proto__": {"polluted": 1}, "constructor": {"prototype": {"x": 1}}}';
+    const run = merge(["docs", "--spec", "stack()", "--explain", "-f", "json", "-"], { input });
+    expect(run.status).toBe(0);
+    const report = JSON.parse(run.stdout) as { values: ValueRecord[] };
+    const paths = report.values.map((value) => value.path);
+    expect(paths).toEqual([
+      "",
+      "__proto__",
+      "__proto__.polluted",
+      "constructor",
+      "constructor.prototype",
+      "constructor.prototype.x",
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
