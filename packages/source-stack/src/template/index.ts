@@ -10,9 +10,9 @@ export {
   pyRepr,
   pyStr,
 } from "./pyvalues.js";
+export { jinjaSource } from "./environment.js";
 export {
   createRenderer,
-  jinjaSource,
   type Renderer,
   type RendererOptions,
   type TemplateWarning,

@@ -1,0 +1,239 @@
+// The nunjucks environment and template classes behind createRenderer: templates compiled by our compiler and run
+// with our runtime, names resolved in the config's directory, imports rendered once per config run, YAML/JSON
+// parsed through @merge/yaml with a cache of parsed texts.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve, sep } from "node:path";
+import { isMergeError, setKey } from "@merge/core";
+import { type CompileNames, compileTemplate } from "./compiler.js";
+import { TemplateProblem } from "./errors.js";
+import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
+import { isDict, pyStr } from "./pyvalues.js";
+import { pyRuntime } from "./runtime.js";
+import { loadSaltYaml, saltYamlFilter } from "./yaml-bridge.js";
+
+/** Jinja's lexer: newlines normalised to `\n`, and one trailing newline dropped (`keep_trailing_newline=False`). */
+export function jinjaSource(text: string): string {
+  const s = text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+  return s.endsWith("\n") ? s.slice(0, -1) : s;
+}
+
+const PARSE_CACHE_SIZE = 512;
+
+/** A fresh copy of parsed data (dicts and lists; scalars and other objects are immutable here). */
+function copyData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyData);
+  if (isDict(value)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(value)) setKey(out, k, copyData(value[k]));
+    return out;
+  }
+  return value;
+}
+
+function wrapRender(fn: NjAny): NjAny {
+  return (env: NjAny, context: NjAny, frame: NjAny, _runtime: NjAny, cb: NjAny) =>
+    fn(env, context, frame, pyRuntime, cb);
+}
+
+function syntaxProblem(e: unknown, file: string): TemplateProblem {
+  if (e instanceof TemplateProblem) return e;
+  const err = e as { message?: string; lineno?: number; colno?: number };
+  const message = String(err?.message ?? e).replace(/^\(unknown path\)\s*(\[Line \d+, Column \d+\])?\s*/, "");
+  return new TemplateProblem(message, {
+    code: "TEMPLATE_SYNTAX",
+    file,
+    line: err?.lineno,
+    column: err?.colno,
+    cause: e,
+  });
+}
+
+export class PyTemplate extends NjTemplate {
+  constructor(...args: unknown[]) {
+    super(...args);
+  }
+
+  _compile(this: NjAny): void {
+    this.env.pyCompiled++;
+    let code: string;
+    try {
+      code = compileTemplate(this.tmplStr, this.path, this.env.pyNames as CompileNames);
+    } catch (e) {
+      throw syntaxProblem(e, this.path);
+    }
+    const props = new Function(code)();
+    const blocks: Record<string, unknown> = {};
+    for (const k of Object.keys(props)) if (k.startsWith("b_")) blocks[k.slice(2)] = wrapRender(props[k]);
+    this.blocks = blocks;
+    this.rootRenderFunc = wrapRender(props.root);
+    this.compiled = true;
+  }
+}
+
+export interface FileEntry {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly template: NjAny;
+}
+
+export interface RenderState {
+  cfgDir: string;
+  cfgPath: string;
+  file: string;
+  vars: Record<string, unknown>;
+  /** Rendered import texts of this config run; looked up only when a template imports something. */
+  session: Map<string, string> | undefined;
+}
+
+export class PyEnvironment extends NjEnvironment {
+  constructor(...args: unknown[]) {
+    super(...args);
+  }
+
+  declare pyNames: CompileNames;
+  declare pyState: RenderState | undefined;
+  declare pyFiles: Map<string, FileEntry>;
+  declare pyCompiled: number;
+  declare pyParsed: Map<string, { value: unknown }>;
+  declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
+
+  /** Resolves a template name as Jinja's FileSystemLoader would, inside the config's directory. */
+  pyResolve(name: string): string | undefined {
+    const state = this.pyState as RenderState;
+    let rel = name;
+    if (isAbsolute(name)) {
+      const inside = resolve(name);
+      if (inside.startsWith(state.cfgDir + sep)) rel = inside.slice(state.cfgDir.length + 1);
+    }
+    const pieces: string[] = [];
+    for (const piece of rel.split("/")) {
+      if (piece === "..") return undefined;
+      if (piece !== "" && piece !== ".") pieces.push(piece);
+    }
+    if (pieces.length === 0) return undefined;
+    return join(state.cfgDir, ...pieces);
+  }
+
+  /**
+   * The template `name` refers to. Within one config run (host and config) a name is resolved and checked on disk
+   * once; the next run checks again (by size and mtime) and recompiles a file that changed.
+   */
+  pyLoad(name: string): NjAny {
+    const state = this.pyState as RenderState;
+    state.session ??= this.pySessionFor(state.vars, state.cfgPath);
+    const key = `\0tpl\0${name}`;
+    const seen = state.session.get(key);
+    if (seen !== undefined) {
+      const entry = this.pyFiles.get(seen);
+      if (entry !== undefined) return entry.template;
+    }
+    const template = this.pyLoadFromDisk(name);
+    state.session.set(key, template.path);
+    return template;
+  }
+
+  pyLoadFromDisk(name: string): NjAny {
+    const path = this.pyResolve(name);
+    if (path === undefined)
+      throw new TemplateProblem(`TemplateNotFound: ${name} (paths may not leave the config directory)`);
+    let st: { mtimeMs: number; size: number; isFile(): boolean };
+    try {
+      st = statSync(path);
+    } catch {
+      throw new TemplateProblem(`TemplateNotFound: ${name}`);
+    }
+    if (!st.isFile()) throw new TemplateProblem(`TemplateNotFound: ${name} is not a file`);
+    // Beyond Salt: a symlink inside the config directory may not lead out of it.
+    const state = this.pyState as RenderState;
+    const real = realpathSync(path);
+    const realDir = realpathSync(state.cfgDir);
+    if (real !== realDir && !real.startsWith(realDir + sep)) {
+      throw new TemplateProblem(`TemplateNotFound: ${name} (it resolves outside the config directory)`);
+    }
+    const cached = this.pyFiles.get(path);
+    if (cached !== undefined && cached.mtimeMs === st.mtimeMs && cached.size === st.size)
+      return cached.template;
+    const text = jinjaSource(readFileSync(path, "utf8"));
+    const template = new PyTemplate(text, this, path, true);
+    this.pyFiles.set(path, { mtimeMs: st.mtimeMs, size: st.size, template });
+    return template;
+  }
+
+  getTemplate(name: unknown, _eager: unknown, _parent: unknown, ignoreMissing: unknown, cb?: NjAny): NjAny {
+    if (typeof cb !== "function" && typeof ignoreMissing === "function") cb = ignoreMissing;
+    let template: NjAny;
+    if (name instanceof NjTemplate) template = name;
+    else {
+      if (typeof name !== "string")
+        throw new TemplateProblem(`template name must be a string, not ${pyStr(name)}`);
+      try {
+        template = this.pyLoad(name);
+      } catch (e) {
+        if (
+          ignoreMissing === true &&
+          e instanceof TemplateProblem &&
+          e.message.startsWith("TemplateNotFound")
+        ) {
+          template = new PyTemplate("", this, name, true);
+        } else throw e;
+      }
+    }
+    if (typeof cb === "function") {
+      cb(null, template);
+      return undefined;
+    }
+    return template;
+  }
+
+  /** `import_yaml`/`import_json`/`import_text`: render the file (once per session without context), then parse. */
+  pyImport(kind: string, name: string, context: NjAny, withContext: boolean): unknown {
+    const state = this.pyState as RenderState;
+    const template = this.pyLoad(name);
+    let text: string;
+    if (withContext) text = template.render(context.getVariables());
+    else {
+      state.session ??= this.pySessionFor(state.vars, state.cfgPath);
+      const cached = state.session.get(template.path);
+      if (cached !== undefined) text = cached;
+      else {
+        text = template.render({});
+        state.session.set(template.path, text);
+      }
+    }
+    return this.pyParse(kind, text, template.path);
+  }
+
+  pyParse(kind: string, text: string, file?: string): unknown {
+    if (kind === "text") return text;
+    // Parsing is the costly part of an import; the same text parses to the same data, so keep the result and
+    // hand out copies (a template may change what it imported).
+    const key = `${kind}\0${text}`;
+    const hit = this.pyParsed.get(key);
+    if (hit !== undefined) return copyData(hit.value);
+    const value = this.pyParseUncached(kind, text, file);
+    if (this.pyParsed.size >= PARSE_CACHE_SIZE) this.pyParsed.clear();
+    this.pyParsed.set(key, { value });
+    return copyData(value);
+  }
+
+  pyParseUncached(kind: string, text: string, file?: string): unknown {
+    const where = file ?? (this.pyState as RenderState).file;
+    if (kind === "json") {
+      try {
+        return JSON.parse(text.replace(/\bNaN\b|-?\bInfinity\b/g, "null"));
+      } catch (e) {
+        throw new TemplateProblem(`Unable to load json from ${where}: ${(e as Error).message}`, { cause: e });
+      }
+    }
+    try {
+      return loadSaltYaml(text, where);
+    } catch (e) {
+      const msg = isMergeError(e) ? e.message : String((e as Error)?.message ?? e);
+      throw new TemplateProblem(`Encountered error loading yaml from ${where}: ${msg}`, { cause: e });
+    }
+  }
+
+  pyYaml(value: unknown, flowStyle: unknown): string {
+    return saltYamlFilter(value, flowStyle);
+  }
+}
