@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isMergeError } from "@merge/core";
@@ -47,5 +47,26 @@ describe("loadPluginModule", () => {
   it("reports a missing file and a missing package as PLUGIN_NOT_FOUND", async () => {
     expect(await codeOf(loadPluginModule("./absent.mjs", dir))).toBe("PLUGIN_NOT_FOUND");
     expect(await codeOf(loadPluginModule("no-such-merge-plugin-package", dir))).toBe("PLUGIN_NOT_FOUND");
+  });
+});
+
+describe("loadPluginModule with an ESM-only package", () => {
+  it("follows the import condition of a package that has no require or default export", async () => {
+    const root = mkdtempSync(join(tmpdir(), "merge-esm-only-"));
+    const pkg = join(root, "node_modules", "@scope", "esm-only-plugin");
+    mkdirSync(join(pkg, "lib"), { recursive: true });
+    writeFileSync(
+      join(pkg, "package.json"),
+      JSON.stringify({
+        name: "@scope/esm-only-plugin",
+        type: "module",
+        exports: { ".": { import: "./lib/main.js" } },
+      }),
+    );
+    writeFileSync(join(pkg, "lib", "main.js"), `export default ${PLUGIN};`);
+    const nested = join(root, "project", "sub");
+    mkdirSync(nested, { recursive: true });
+    const plugins = await loadPluginModule("@scope/esm-only-plugin", nested);
+    expect(plugins.map((plugin) => plugin.name)).toEqual(["p"]);
   });
 });

@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { MergeError, type MergerPlugin } from "@merge/core";
 
@@ -84,12 +84,70 @@ function resolveModule(specifier: string, cwd: string): string {
   try {
     return createRequire(join(cwd, "noop.js")).resolve(specifier);
   } catch (error) {
+    // `require.resolve` reads the `require`/`default` export conditions; an ESM-only package may offer `import` only.
+    const esm = resolveImportTarget(specifier, cwd);
+    if (esm !== undefined) return esm;
     throw new MergeError(
       "PLUGIN_NOT_FOUND",
       `plugin package "${specifier}" is not installed where merge runs (${cwd}); install it or give a file path`,
       { source: { file: specifier }, cause: error },
     );
   }
+}
+
+/**
+ * Finds `node_modules/<package>` from `cwd` upwards and follows its `exports` (conditions `node`, `import`,
+ * `default`) or `main` for the requested subpath, the way `import` would from a module in `cwd`.
+ */
+function resolveImportTarget(specifier: string, cwd: string): string | undefined {
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+  const subpath = `.${specifier.slice(name.length)}`;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const root = join(dir, "node_modules", name);
+    const manifest = join(root, "package.json");
+    if (existsSync(manifest)) {
+      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown; main?: string };
+      const target =
+        pkg.exports === undefined
+          ? subpath === "."
+            ? (pkg.main ?? "index.js")
+            : subpath
+          : pickExport(pkg.exports, subpath);
+      return target === undefined ? undefined : join(root, target);
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function pickExport(exports: unknown, subpath: string): string | undefined {
+  const isMap = typeof exports === "object" && exports !== null && !Array.isArray(exports);
+  const entry =
+    isMap && Object.keys(exports).some((key) => key.startsWith("."))
+      ? (exports as Record<string, unknown>)[subpath]
+      : subpath === "."
+        ? exports
+        : undefined;
+  return pickCondition(entry);
+}
+
+function pickCondition(entry: unknown): string | undefined {
+  if (typeof entry === "string") return entry;
+  if (Array.isArray(entry)) {
+    for (const item of entry) {
+      const found = pickCondition(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof entry !== "object" || entry === null) return undefined;
+  for (const [condition, value] of Object.entries(entry)) {
+    if (condition === "node" || condition === "import" || condition === "default") {
+      const found = pickCondition(value);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
 }
 
 function describeError(error: unknown): string {
