@@ -6,8 +6,19 @@ import { TemplateProblem, typeError, undefinedError } from "./errors.js";
 import { isKwargs } from "./kwargs.js";
 import { DICT_METHODS, LIST_METHODS, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
-import { pyPercent } from "./pyformat.js";
-import { isDict, isSafeString, markSafe, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+import {
+  pyAdd,
+  pyCompare,
+  pyDiv,
+  pyFloorDiv,
+  pyIn,
+  pyMod,
+  pyMul,
+  pyPow,
+  pySub,
+  textOf,
+} from "./operators.js";
+import { isDict, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */
 export interface RuntimeHost {
@@ -101,171 +112,6 @@ function objectAttr(obj: object, name: string | number): unknown {
     return undefined;
   }
   return typeof v === "function" ? v.bind(obj) : v;
-}
-
-function textOf(v: unknown): string | undefined {
-  if (typeof v === "string") return v;
-  if (isSafeString(v)) return v.val;
-  return undefined;
-}
-
-function isNum(v: unknown): v is number | boolean {
-  return typeof v === "number" || typeof v === "boolean";
-}
-
-function htmlEscape(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c] as string,
-  );
-}
-
-function operandError(op: string, a: unknown, b: unknown): TemplateProblem {
-  if (a === undefined || b === undefined)
-    return new TemplateProblem(`an undefined value was used with '${op}'`);
-  return typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-}
-
-function pyAdd(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) + Number(b);
-  const sa = textOf(a);
-  const sb = textOf(b);
-  if (sa !== undefined && sb !== undefined) {
-    // Markup + str escapes the plain side (Jinja's autoescape rules apply even with autoescape off).
-    const safeA = isSafeString(a);
-    const safeB = isSafeString(b);
-    if (safeA || safeB) return markSafe((safeA ? sa : htmlEscape(sa)) + (safeB ? sb : htmlEscape(sb)));
-    return sa + sb;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const ta = a instanceof PyTuple;
-    if (ta !== b instanceof PyTuple) {
-      throw typeError(
-        `can only concatenate ${ta ? "tuple" : "list"} (not "${pyTypeName(b)}") to ${ta ? "tuple" : "list"}`,
-      );
-    }
-    return ta ? PyTuple.of_([...a, ...b]) : a.concat(b);
-  }
-  if (sa !== undefined && b !== undefined)
-    throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
-  if (Array.isArray(a) && b !== undefined)
-    throw typeError(`can only concatenate list (not "${pyTypeName(b)}") to list`);
-  throw operandError("+", a, b);
-}
-
-function pySub(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
-  throw operandError("-", a, b);
-}
-
-function repeat(seq: unknown, n: number): unknown {
-  const count = Math.max(0, Math.trunc(n));
-  const s = textOf(seq);
-  if (s !== undefined) return s.repeat(count);
-  const arr = seq as unknown[];
-  const out: unknown[] = [];
-  for (let i = 0; i < count; i++) for (const x of arr) out.push(x);
-  return arr instanceof PyTuple ? PyTuple.of_(out) : out;
-}
-
-function pyMul(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) * Number(b);
-  if ((textOf(a) !== undefined || Array.isArray(a)) && isNum(b) && Number.isInteger(Number(b)))
-    return repeat(a, Number(b));
-  if ((textOf(b) !== undefined || Array.isArray(b)) && isNum(a) && Number.isInteger(Number(a)))
-    return repeat(b, Number(a));
-  throw operandError("*", a, b);
-}
-
-function pyDiv(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) {
-    if (Number(b) === 0) throw new TemplateProblem("ZeroDivisionError: division by zero");
-    return Number(a) / Number(b);
-  }
-  throw operandError("/", a, b);
-}
-
-function pyFloorDiv(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) {
-    if (Number(b) === 0) throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
-    return Math.floor(Number(a) / Number(b));
-  }
-  throw operandError("//", a, b);
-}
-
-function pyMod(a: unknown, b: unknown): unknown {
-  const s = textOf(a);
-  if (s !== undefined) return pyPercent(s, b);
-  if (isNum(a) && isNum(b)) {
-    const x = Number(a);
-    const y = Number(b);
-    if (y === 0) throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
-    const r = x % y;
-    return r !== 0 && r < 0 !== y < 0 ? r + y : r;
-  }
-  throw operandError("%", a, b);
-}
-
-function pyPow(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) ** Number(b);
-  throw operandError("**", a, b);
-}
-
-function pyIn(item: unknown, container: unknown): boolean {
-  const s = textOf(container);
-  if (s !== undefined) {
-    const t = textOf(item);
-    if (t === undefined)
-      throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
-    return s.includes(t);
-  }
-  if (Array.isArray(container)) {
-    for (const x of container) if (pyEq(x, item)) return true;
-    return false;
-  }
-  if (isDict(container)) {
-    if (typeof item === "string") return hasOwn(container, item);
-    if (item === null || item === undefined || typeof item === "object") return false;
-    return hasOwn(container, pyStr(item));
-  }
-  if (container === undefined) return false;
-  if (container instanceof Map || container instanceof Set) return container.has(item);
-  throw typeError(`argument of type '${pyTypeName(container)}' is not iterable`);
-}
-
-function orderCompare(a: unknown, b: unknown, op: string): number {
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
-  const sa = textOf(a);
-  const sb = textOf(b);
-  if (sa !== undefined && sb !== undefined) return sa < sb ? -1 : sa > sb ? 1 : 0;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) {
-      if (!pyEq(a[i], b[i])) return orderCompare(a[i], b[i], op);
-    }
-    return a.length - b.length;
-  }
-  throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
-}
-
-function pyCompare(op: string, a: unknown, b: unknown): boolean {
-  switch (op) {
-    case "==":
-      return pyEq(a, b);
-    case "!=":
-      return !pyEq(a, b);
-    case "===":
-      return a === b;
-    case "!==":
-      return a !== b;
-    case "<":
-      return orderCompare(a, b, op) < 0;
-    case ">":
-      return orderCompare(a, b, op) > 0;
-    case "<=":
-      return orderCompare(a, b, op) <= 0;
-    default:
-      return orderCompare(a, b, op) >= 0;
-  }
 }
 
 function pyDict(flat: readonly unknown[]): Record<string, unknown> {
@@ -593,4 +439,4 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
   }),
 );
 
-export { pyIn, pyIter };
+export { pyIter };
