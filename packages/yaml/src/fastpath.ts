@@ -46,6 +46,7 @@ class FastParser {
   private readonly lines: Line[] = [];
   private readonly lineStarts: number[] = [];
   private index = 0;
+  private sawStart = false;
 
   constructor(text: string, maxDepth: number) {
     this.text = text;
@@ -64,7 +65,15 @@ class FastParser {
       // Blank lines and whole-line comments carry nothing.
       if (i < end && text[i] !== "#") {
         if (text.startsWith("---", i) || text.startsWith("...", i)) {
-          if (i === pos && (end - i === 3 || text[i + 3] === " ")) bail();
+          if (i === pos && (end - i === 3 || text[i + 3] === " ")) {
+            // One `---` opening the only document is fine; anything else about documents goes to the full parser.
+            const bare = /^---\s*(?:#.*)?$/.test(text.slice(i, end));
+            if (!bare || text[i] !== "-" || this.lines.length > 0 || this.sawStart) bail();
+            this.sawStart = true;
+            if (end === text.length) break;
+            pos = end + 1;
+            continue;
+          }
         }
         if (text[i] === "%" && i === pos) bail();
         this.lines.push({ start: i, indent: i - pos, end });
@@ -72,7 +81,11 @@ class FastParser {
       if (end === text.length) break;
       pos = end + 1;
     }
-    if (this.lines.length === 0) return { root: null, lineStarts: this.lineStarts };
+    if (this.lines.length === 0) {
+      // `---` alone is a document holding null; nothing at all is no document.
+      if (!this.sawStart) return { root: null, lineStarts: this.lineStarts };
+      bail();
+    }
     const first = this.lines[0]!;
     const root = this.block(first.indent, 0);
     if (this.index < this.lines.length) bail();
@@ -193,7 +206,15 @@ class FastParser {
       if (text[i] === ":" && (i + 1 === end || text[i + 1] === " ")) return i;
       return -1;
     }
-    if (c === "[" || c === "{" || c === "?" || c === "&" || c === "*" || c === "!") {
+    if (c === "[" || c === "{") {
+      // A one-line flow collection is a value here; followed by `:` it would be a (complex) key.
+      const [, after] = this.flow(start, end, 0);
+      let i = after;
+      while (i < end && text.charCodeAt(i) === 32) i++;
+      if (text[i] === ":") bail();
+      return -1;
+    }
+    if (c === "?" || c === "&" || c === "*" || c === "!") {
       // Flow or complex keys, anchors, aliases and tags belong to the full parser.
       for (let i = start; i < end; i++) if (text[i] === ":") bail();
       return -1;
