@@ -31,3 +31,16 @@ describe("writeFileAtomic", () => {
     expect(readdirSync(dir).sort()).toEqual(["keep.txt", "taken"]);
   });
 });
+
+describe("writeFileAtomic and permissions", () => {
+  it("keeps the permission bits of the file it replaces", async () => {
+    const { chmodSync, statSync } = await import("node:fs");
+    const dir = mkdtempSync(join(tmpdir(), "merge-atomic-"));
+    const file = join(dir, "secret.yml");
+    writeFileSync(file, "old\n");
+    chmodSync(file, 0o600);
+    await writeFileAtomic(file, "new\n", dir);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, "utf8")).toBe("new\n");
+  });
+});
