@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, merge } from "../helpers.js";
+import { BIN, merge, REPO } from "../helpers.js";
 import { hostileJsonTexts } from "./hostile.js";
 import { reportCounts, tally } from "./tally.js";
 
@@ -206,4 +206,76 @@ describe("process faults", () => {
     expect(stderr).not.toMatch(/\n\s+at /);
     tally("faults", 1);
   }, 60_000);
+});
+
+describe("hostile minions and user-data through the binary", () => {
+  const STACK = join(REPO, "examples", "stack");
+
+  it("renders the example stack for hostile grains and minion ids without leaving the stack directory", () => {
+    const outside = file("outside.yml", "secret: outside-secret-value\n");
+    const values = [
+      "*",
+      "../../../etc/passwd",
+      outside.replace(/\.yml$/, ""),
+      "test-?-dev",
+      "test-[12]-dev",
+      "x\n../x",
+    ];
+    let cases = 0;
+    for (const value of values) {
+      const grains = file(
+        "grains-hostile.json",
+        JSON.stringify({ osarch: value, oscodename: value, id: value }),
+      );
+      const run = merge(["stack", "config.cfg", "--minion-id", value, "--grains", grains, "-f", "json"], {
+        cwd: STACK,
+      });
+      expect(run.stdout).not.toContain("outside-secret-value");
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      if (run.status === 0) {
+        const data = JSON.parse(run.stdout);
+        // No other minion's file was pulled in by a glob character.
+        expect(JSON.stringify(data)).not.toMatch(/test-1-dev|test-2-dev/);
+      } else {
+        expect(run.status).toBe(1);
+        // A path outside is refused; a value that breaks the YAML it is printed into (a newline inside a quoted
+        // string) only breaks this minion's own render.
+        expect(run.stderr).toMatch(/\[(STACK_PATH|YAML_[A-Z_]+)\]/);
+      }
+      cases++;
+    }
+    const polluting = file(
+      "grains-proto.json",
+      '{"__proto__": {"polluted": 1}, "osarch": "amd64", "oscodename": "jessie"}',
+    );
+    const run = merge(
+      ["stack", "config.cfg", "--minion-id", "test-1-dev", "--grains", polluting, "-f", "json"],
+      {
+        cwd: STACK,
+      },
+    );
+    expect(run.status).toBe(0);
+    tally("paths", cases);
+    tally("pollution", 1);
+  });
+
+  it("merges hostile cloud-config parts, rejecting only the bad ones", () => {
+    const parts = [
+      file("p1.yml", "#cloud-config\n__proto__: {polluted: 1}\nruncmd: [a]\n"),
+      file("p2.yml", "#cloud-config\nmerge_how: '__proto__()'\nruncmd: [b]\n"),
+      file("p3.yml", `#cloud-config\nx: ${"[".repeat(10_000)}\n`),
+      file("p4.yml", '#cloud-config-jsonp\n[{"op": "add", "path": "/__proto__/polluted", "value": 1}]\n'),
+      file("p5.yml", "#cloud-config\nmerge_how: 'list(append)+dict(recurse_array)+str()'\nruncmd: [c]\n"),
+    ];
+    const run = merge(["cloud-config", ...parts, "-f", "json"], { cwd: dir });
+    expect(run.status).toBe(0);
+    const value = JSON.parse(run.stdout);
+    expect(Object.keys(value)).toEqual(["__proto__", "runcmd"]);
+    expect(value.runcmd).toEqual(["a", "c"]);
+    expect(run.stderr).toMatch(/\[UNKNOWN_MERGER\]/);
+    expect(run.stderr).toMatch(/\[DEPTH_LIMIT\]/);
+    expect(run.stderr).toMatch(/\[JSON_PATCH\]/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    tally("pollution", parts.length);
+  });
 });
