@@ -6,8 +6,8 @@ import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
 import { pyPercent } from "./pyformat.js";
-import { pyIn } from "./operators.js";
-import { pyIter, pyRuntime } from "./runtime.js";
+import { pyAdd, pyCompare, pyIn } from "./operators.js";
+import { pyGetattr, pyIter } from "./runtime.js";
 import { isDict, isSafeString, markSafe, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 import { pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
@@ -40,7 +40,7 @@ export interface FilterThis {
 }
 type Filter = (this: FilterThis, value: unknown, ...args: unknown[]) => unknown;
 
-const getattr = pyRuntime.pyGetattr as (o: unknown, n: string, d: string) => unknown;
+const getattr = pyGetattr;
 
 function text(v: unknown): string {
   return pyStr(v);
@@ -68,11 +68,7 @@ function sortKey(v: unknown, caseSensitive: boolean): unknown {
 }
 
 function pyCmp(a: unknown, b: unknown): number {
-  return (pyRuntime.pyCompare as (op: string, a: unknown, b: unknown) => boolean)("<", a, b)
-    ? -1
-    : pyEq(a, b)
-      ? 0
-      : 1;
+  return pyCompare("<", a, b) ? -1 : pyEq(a, b) ? 0 : 1;
 }
 
 function list(value: unknown): unknown[] {
@@ -417,9 +413,8 @@ export function jinjaFilters(): Record<string, Filter> {
     sum: (v, ...args) => {
       const [attribute, start = 0] = bindArgs(args, ["attribute", "start"], "sum");
       const get = attrGetter(attribute);
-      const add = pyRuntime.pyAdd as (a: unknown, b: unknown) => unknown;
       let total: unknown = start;
-      for (const x of pyIter(v, "value")) total = add(total, get(x));
+      for (const x of pyIter(v, "value")) total = pyAdd(total, get(x));
       return total;
     },
     title: (v) => STR_METHODS.title?.(text(v) as never, []),
@@ -496,7 +491,7 @@ function isNumber(v: unknown): boolean {
 }
 
 export function jinjaTests(): Record<string, Test> {
-  const cmp = pyRuntime.pyCompare as (op: string, a: unknown, b: unknown) => boolean;
+  const cmp = pyCompare;
   const t: Record<string, Test> = {
     boolean: (v) => typeof v === "boolean",
     callable: (v) => typeof v === "function",

@@ -439,4 +439,4 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
   }),
 );
 
-export { pyIter };
+export { pyGetattr, pyIter };
