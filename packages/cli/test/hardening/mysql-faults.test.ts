@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -146,6 +146,35 @@ if (server === undefined) {
       }
       expect(readdirSync(dir).filter((f) => f.startsWith("out-")).length).toBe(cases.length);
       tally("faults", cases.length);
+    });
+
+    it("fails merge pillar whole when its mysql entry fails after a stack entry, keeping the old file", async () => {
+      const port = await unusedPort();
+      const stackDir = join(dir, "pstack");
+      mkdirSync(stackDir, { recursive: true });
+      writeFileSync(join(stackDir, "stack.cfg"), "base.yml\n");
+      writeFileSync(join(stackDir, "base.yml"), "from_stack: 1\n");
+      const connection = { ...good(), port, pass: SECRET_PASSWORD };
+      const lines = ["mysql:"];
+      for (const [key, value] of Object.entries(connection)) lines.push(`  ${key}: ${JSON.stringify(value)}`);
+      lines.push(
+        "ext_pillar:",
+        `  - stack: ${JSON.stringify(join(stackDir, "stack.cfg"))}`,
+        "  - mysql:",
+        `      main: ${JSON.stringify(QUERY)}`,
+        "",
+      );
+      const config = join(dir, "pillar-master.yml");
+      writeFileSync(config, lines.join("\n"));
+      const out = join(dir, "pillar-out.yml");
+      writeFileSync(out, "old: pillar\n");
+      const run = merge(["pillar", "--config", config, "--minion-id", "web1", "-o", out], { cwd: dir });
+      expect(run.status).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toMatch(/\[SQL_CONNECT\]/);
+      expect(run.stderr).not.toContain(SECRET_PASSWORD);
+      expect(readFileSync(out, "utf8")).toBe("old: pillar\n");
+      tally("faults", 1);
     });
 
     async function runningQuery(marker: string): Promise<number> {
