@@ -162,8 +162,12 @@ describe("Salt globals", () => {
       "{{ __salt__['config.get']('os') }}",
       "{{ __salt__['config.get']('a:b:1:c') }}",
       "{{ __salt__['config.get']('none', 'd') }}",
+      "{{ __salt__['pillar.get']('a/b/0', delimiter='/') }}",
+      "{{ __salt__['grains.get']('ip/0', '', '/') }}",
     ].join("|");
-    expect(renderCase(src, {}, vars)).toBe("10|deep|dflt|[]|10.0.0.1|Debian|minion-a|Debian|deep|d");
+    expect(renderCase(src, {}, vars)).toBe(
+      "10|deep|dflt|[]|10.0.0.1|Debian|minion-a|Debian|deep|d|10|10.0.0.1",
+    );
   });
 
   it("provides file.join / dirname / basename / file_exists like os.path", () => {

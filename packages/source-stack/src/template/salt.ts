@@ -53,12 +53,19 @@ export function traverse(data: unknown, key: unknown, def: unknown = null, delim
   return ptr;
 }
 
-/** Arguments of `pillar.get`-like functions: `(key, default='', delimiter=':')`, by position or keyword. */
-function getArgs(args: readonly unknown[]): { key: unknown; def: unknown; delimiter: string } {
+/**
+ * Arguments of the `*.get` functions: `key`, `default=''` and `delimiter=':'`, by keyword or by position
+ * (`delimiterAt`: `pillar.get(key, default, merge, merge_nested_lists, delimiter)`, `grains.get(key, default,
+ * delimiter)`).
+ */
+function getArgs(
+  args: readonly unknown[],
+  delimiterAt: number,
+): { key: unknown; def: unknown; delimiter: string } {
   const { pos, kw } = splitArgs(args);
   const key = kw?.key ?? pos[0];
   const def = kw !== undefined && hasOwn(kw, "default") ? kw.default : pos.length > 1 ? pos[1] : "";
-  const delimiter = String(kw?.delimiter ?? (pos.length > 3 ? pos[3] : ":"));
+  const delimiter = String(kw?.delimiter ?? (pos.length > delimiterAt ? pos[delimiterAt] : ":"));
   return { key, def, delimiter };
 }
 
@@ -78,9 +85,9 @@ function stripKw(args: readonly unknown[]): unknown[] {
 /** The built-in `__salt__` functions; the caller's functions (same `mod.fn` keys) take precedence. */
 export function saltBuiltins(host: SaltHost): Record<string, Fn> {
   const lookup =
-    (source: () => unknown) =>
+    (source: () => unknown, delimiterAt: number) =>
     (...args: unknown[]): unknown => {
-      const { key, def, delimiter } = getArgs(args);
+      const { key, def, delimiter } = getArgs(args, delimiterAt);
       return traverse(source(), key, def, delimiter);
     };
   const MISS = Symbol("miss");
@@ -91,10 +98,10 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
       return null;
     };
   return {
-    "pillar.get": lookup(host.pillar),
-    "grains.get": lookup(host.grains),
+    "pillar.get": lookup(host.pillar, 4),
+    "grains.get": lookup(host.grains, 2),
     "config.get": (...args: unknown[]): unknown => {
-      const { key, def, delimiter } = getArgs(args);
+      const { key, def, delimiter } = getArgs(args, 2);
       for (const source of [host.opts, host.grains, host.pillar]) {
         const v = traverse(source(), key, MISS, delimiter);
         if (v !== MISS) return v;
