@@ -124,7 +124,7 @@ class FastParser {
       if (rest >= line.end || this.text[rest] === "#") {
         if (rest < line.end && this.text[rest - 1] !== " ") bail();
         this.index++;
-        seq.items.push(this.nested(indent, depth, false));
+        seq.items.push(this.nested(indent, depth, false, rest));
         continue;
       }
       // `- key: value` or `- - x`: the rest of the line opens a collection at its own column.
@@ -143,7 +143,7 @@ class FastParser {
   }
 
   /** The value of `key:` or `-` written on the following lines, or an empty (null) scalar. */
-  private nested(indent: number, depth: number, inMapping: boolean): Node {
+  private nested(indent: number, depth: number, inMapping: boolean, at: number): Node {
     const next = this.lines[this.index];
     if (next !== undefined && next.indent > indent) return this.block(next.indent, depth + 1);
     // A sequence may sit at its key's column (PyYAML writes them so).
@@ -153,7 +153,6 @@ class FastParser {
     const empty = new Scalar(null);
     empty.source = "";
     empty.type = "PLAIN";
-    const at = this.index > 0 ? this.lines[this.index - 1]!.end : 0;
     empty.range = [at, at, at];
     return empty;
   }
@@ -181,7 +180,7 @@ class FastParser {
       let value: Node;
       if (rest >= line.end || this.text[rest] === "#") {
         if (rest < line.end && this.text[rest - 1] !== " ") bail();
-        value = this.nested(indent, depth, true);
+        value = this.nested(indent, depth, true, rest);
       } else {
         value = this.inline(rest, line.end, depth + 1);
         this.noDeeperLine(indent);
