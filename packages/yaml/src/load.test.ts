@@ -295,6 +295,15 @@ describe("documents, encoding and syntax errors", () => {
     expect(loadYaml(Buffer.from("\ufeffa: 1", "utf16le"))).toEqual({ a: 1 });
   });
 
+  it("ends lines at CR LF and at a lone CR", () => {
+    expect(py("a: 1\r\nb: [x, y]\r\nc: |\r\n  l1\r\n  l2\r\n")).toEqual({
+      a: 1,
+      b: ["x", "y"],
+      c: "l1\nl2\n",
+    });
+    expect(py("- a\r- b\r")).toEqual(["a", "b"]);
+  });
+
   it("ends lines at NEL as YAML 1.1 does", () => {
     expect(py("a: x\u0085b: y")).toEqual({ a: "x", b: "y" });
     expect(py("a: 'p\u0085  q'")).toEqual({ a: "p q" });

@@ -42,6 +42,7 @@ const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{100
 
 const YAML11_BREAKS = /[\u0085\u2028\u2029]/;
 const YAML11_BREAKS_ALL = /\u0085/g;
+const LONE_CR = /\r(?!\n)/g;
 
 /** A parsed document: the yaml package's, or one built by the fast path. */
 interface ParsedDoc {
@@ -341,6 +342,8 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   // line break as "\n"; the parser knows only YAML 1.2's breaks, so they are handed to it as newlines (same length,
   // so positions stay right).
   if (YAML11_BREAKS.test(text)) text = text.replace(YAML11_BREAKS_ALL, "\n");
+  // A carriage return alone also ends a line (old Mac files); the parser only knows it before a line feed.
+  if (text.includes("\r")) text = text.replace(LONE_CR, "\n");
   const lines = new LineCounter();
   const bad = NON_PRINTABLE.exec(text);
   if (bad !== null) {
