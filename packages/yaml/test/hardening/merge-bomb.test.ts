@@ -1,0 +1,31 @@
+import { isMergeError, type MergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { loadYaml } from "../../src/index.js";
+import { reportCounts, tally } from "./tally.js";
+
+reportCounts("@merge/yaml", import.meta.url);
+
+function failure(run: () => unknown): MergeError {
+  try {
+    run();
+  } catch (error) {
+    if (isMergeError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a MergeError");
+}
+
+describe("size and shape", () => {
+  it("stops a << merge-key bomb at the node budget", () => {
+    let mergeBomb = "m0: &m0 {a: 1, b: 2}\n";
+    for (let i = 1; i < 60; i++) mergeBomb += `m${i}: &m${i} {<<: [*m${i - 1}, *m${i - 1}], k${i}: 1}\n`;
+    // Salt's loader refuses the repeated merged keys as conflicting IDs before any budget is reached.
+    expect(failure(() => loadYaml(mergeBomb, { flavor: "salt" })).code).toBe("YAML_DUPLICATE_KEY");
+    // A budget of 10^6 nodes keeps CI quick; the default 10^7 stops the same document too (about 2 s in node).
+    const error = failure(() => loadYaml(mergeBomb, { filename: "bomb.yml", maxNodes: 1_000_000 }));
+    expect(error.code).toBe("SIZE_LIMIT");
+    expect(error.source?.file).toBe("bomb.yml");
+    expect(error.source?.line).toBeGreaterThan(1);
+    tally("size", 2);
+  }, 60_000);
+});
