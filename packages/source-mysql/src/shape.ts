@@ -202,12 +202,14 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
     if (Number.isInteger(level) && level >= 0 && level <= n) marks[level] = 1;
   }
   // Mappings whose listed keys become lists at the end, in first-seen order. Salt scans a Python list per row
-  // here (quadratic on many distinct keys); a Set per mapping keeps it linear.
-  const listify = new Map<Node, Set<string>>();
+  // here (quadratic on many distinct keys); a Set per mapping keeps it linear. A mapping created by this query at a
+  // marked key level gets every one of its keys listed, so it is registered as `null` ("all keys") when created,
+  // at the point Salt would register it, and needs no Set at all.
+  const listify = new Map<Node, Set<string> | null>();
   // Consecutive rows usually pass through the same mapping at a level (always at the first): remember the last one
   // per level and skip the lookup.
   const lastNode: (Node | undefined)[] = new Array(n + 1);
-  const lastKeys: (Set<string> | undefined)[] = new Array(n + 1);
+  const lastKeys: (Set<string> | null | undefined)[] = new Array(n + 1);
   const record = (level: number, node: Node, key: string) => {
     let keys = lastNode[level] === node ? lastKeys[level] : listify.get(node);
     if (keys === undefined) {
@@ -216,9 +218,14 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
     }
     lastNode[level] = node;
     lastKeys[level] = keys;
-    keys.add(key);
+    if (keys !== null) keys.add(key);
   };
   const fullDepth = depth === n - 1;
+  // freshMarked[i]: a mapping the walk creates at step i will be registered at the next key level.
+  const freshMarked = new Uint8Array(Math.max(depth, 1));
+  for (let i = 0; i + 2 <= depth; i++) {
+    if (i + 2 <= depth - 1 ? marks[i + 2] === 1 : !fullDepth && marks[depth] === 1) freshMarked[i] = 1;
+  }
   // With one column Salt's "penultimate" index is -1, which Python reads as the last (only) column.
   const keyColumn = fullDepth ? (n >= 2 ? n - 2 : n - 1) : depth - 1;
   let rowNumber = 0;
@@ -266,6 +273,7 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
           else if (Array.isArray(existing)) existing.push(next);
           else if (asList) tree.replace(crd, key, [existing, next]);
           else tree.replace(crd, key, next);
+          if (freshMarked[i] === 1) listify.set(next, null);
           crd = next;
         }
       }
@@ -318,7 +326,7 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
       // Inner mappings were registered after their parents: go backwards, as Salt does.
       const nodes = [...listify.keys()].reverse();
       for (const node of nodes) {
-        for (const key of listify.get(node)!) {
+        for (const key of listify.get(node) ?? Object.keys(node)) {
           const value = tree.get(node, key);
           if (value === undefined) {
             throw mysqlError(
