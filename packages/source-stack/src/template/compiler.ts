@@ -462,7 +462,8 @@ class PyCompiler extends BaseCompiler {
     const buf = this._pushBuffer();
     this._withScopedSyntax(() => this.compile(node.body, compileFrame));
     this._emitLine(`frame = ${callerFrame};`);
-    this._emitLine(`return new runtime.SafeString(${buf});`);
+    // With autoescape off (Salt's setting) a Jinja macro returns a plain str, not Markup.
+    this._emitLine(`return ${buf};`);
     this._emitLine(
       `} catch (e) { frame = ${callerFrame}; throw runtime.pyTagError(e, lineno, colno, ${this._templateName()}); }`,
     );

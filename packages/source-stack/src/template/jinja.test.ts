@@ -230,6 +230,13 @@ describe("statements", () => {
       renderCase("{% for x in [1, 1, 2, 2, 1] %}{% if loop.changed(x) %}{{ x }}{% endif %}{% endfor %}"),
     ).toBe("121");
   });
+  it("macros and set blocks give plain strings (autoescape is off)", () => {
+    expect(
+      renderCase(
+        "{% macro m() %}<b>{% endmacro %}{{ m() + '<' }}|{{ m()|length }}|{{ m() is string }}|{% set c %}<i>{% endset %}{{ c + '&' }}",
+      ),
+    ).toBe("<b><|3|True|<i>&");
+  });
 });
 
 describe("methods", () => {
