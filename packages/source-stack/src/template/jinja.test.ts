@@ -237,6 +237,13 @@ describe("statements", () => {
       ),
     ).toBe("<b><|3|True|<i>&");
   });
+  it("accumulating through a namespace and a list", () => {
+    expect(
+      renderCase(
+        "{% set n = namespace(c=0) %}{% for i in range(5) if i is odd %}{% set n.c = n.c + i %}{% endfor %}{{ n.c }}|{% set items = [] %}{% for k, v in {'a': 1, 'b': 2}.items() %}{% do items.append(k ~ '=' ~ v) %}{% endfor %}{{ items|join('&') }}",
+      ),
+    ).toBe("4|a=1&b=2");
+  });
 });
 
 describe("methods", () => {
@@ -280,6 +287,20 @@ describe("methods", () => {
   it("method names win over keys for dot access, keys for subscripts", () => {
     expect(renderCase("{{ d2['a'] }}|{{ d2.a }}|{{ d2['zz'] }}|{{ {'items': 5}['items'] }}")).toBe("2|2||5");
   });
+  it("chained string methods", () => {
+    expect(
+      renderCase(
+        "{{ '  Hello, World  '.split(',') }}|{{ '  Hello, World  '.strip().lower().replace('world', 'there') }}|{{ '  Hello, World  '|trim|title }}|{{ 'Hello'[::-1] }}|{{ 'Hello'.count('l') }}|{{ 'Hello'.find('l') }}",
+      ),
+    ).toBe("['  Hello', ' World  ']|hello, there|Hello, World|olleH|2|2");
+  });
+  it("str.format fill, binary, percent and indexing", () => {
+    expect(
+      renderCase(
+        "{{ '{:*^9}'.format('mid') }}|{{ '{0:b}'.format(10) }}|{{ '{:+.1%}'.format(0.123) }}|{{ '{a[0]}-{a[1]}'.format(a=[1, 2]) }}",
+      ),
+    ).toBe("***mid***|1010|+12.3%|1-2");
+  });
 });
 
 describe("operators", () => {
@@ -317,6 +338,21 @@ describe("operators", () => {
         "{{ '%s' % none }}|{{ '%d%%' % 50 }}|{{ '%(x)s %(y)r' % {'x': 1, 'y': 'q'} }}|{{ '%5.1f|%-6d|%+d|% d' % (2.25, 3, 4, 5) }}|{{ '%c%c' % (65, 'b') }}|{{ '%o %X %#x' % (8, 255, 255) }}",
       ),
     ).toBe("None|50%|1 'q'|  2.2|3     |+4| 5|Ab|10 FF 0xff");
+  });
+  it("arithmetic on nested values", () => {
+    // Python adds the object's address; we cannot
+    expect(
+      renderCase(
+        "{{ stack.users.tom.uid + 1 }}|{{ stack['users']['tom']['uid'] * 2.5 }}|{{ (10 / 3)|round(3) }}|{{ 10 // 3 }}|{{ 2 ** -1 }}|{{ 7 % -3 }}",
+      ),
+    ).toBe("501|1250|3.333|3|0.5|-2");
+  });
+  it("percent formatting widths and mappings", () => {
+    expect(
+      renderCase(
+        "{{ '%-10s|' % 'ab' }}{{ '%05d' % 42 }}|{{ '%.2e' % 0.000123 }}|{{ '%x' % 3735928559 }}|{{ '%s %%' % 'p' }}|{{ '%(a)05.1f' % {'a': 2.345} }}",
+      ),
+    ).toBe("ab        |00042|1.23e-04|deadbeef|p %|002.3");
   });
 });
 
@@ -418,6 +454,13 @@ describe("filters", () => {
       ),
     ).toBe("1 Byte|300 Bytes|1.0 kB|123.5 MB|2.0 KiB|x y|a%20b/c%3Fd%3D%C3%A9|k=v+w&x=1|&lt;x&gt;");
   });
+  it("sorting and selecting strings", () => {
+    expect(
+      renderCase(
+        "{{ [3, 1, 2]|sort|join(',') }}|{{ [3, 1, 2]|max }}|{{ ['b', 'A', 'c']|sort|join }}|{{ ['b', 'A', 'c']|sort(case_sensitive=true)|join }}|{{ ['b', 'A', 'c']|min }}|{{ ['b', 'A']|map('upper')|list }}|{{ ['b', 'A', 'c']|select('lower')|list }}",
+      ),
+    ).toBe("1,2,3|3|Abc|Abc|A|['B', 'A']|['b', 'c']");
+  });
 });
 
 describe("serializers", () => {
@@ -500,6 +543,13 @@ describe("serializers", () => {
     expect(renderCase("{{ mixed|python }}|{{ mixed|json }}|{{ mixed }}")).toBe(
       "[1, 'a', None, True, {'k': [1, 2]}]|[1, \"a\", null, true, {\"k\": [1, 2]}]|[1, 'a', None, True, {'k': [1, 2]}]",
     );
+  });
+  it("yaml of scalars and empty collections", () => {
+    expect(
+      renderCase(
+        "{{ [[1, 2], []]|yaml }}|{{ {}|yaml }}|{{ []|yaml }}|{{ 'a b'|yaml }}|{{ none|yaml }}|{{ true|yaml }}|{{ 1.5|yaml }}|{{ '1.0'|yaml }}|{{ 'null'|yaml }}|{{ '~'|yaml }}",
+      ),
+    ).toBe("[[1, 2], []]|{}|[]|a b|null|true|1.5|'1.0'|'null'|'~'");
   });
 });
 
