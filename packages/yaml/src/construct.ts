@@ -12,6 +12,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
+import { YamlFloat } from "./float.js";
 import { keyEquality, keyText } from "./keys.js";
 import { resolvePlain, TAG } from "./resolver.js";
 import {
@@ -37,6 +38,8 @@ export interface ConstructorOptions {
   readonly file: string | undefined;
   readonly maxNodes: number;
   readonly mappings: "object" | "map";
+  /** Return whole-number floats as `YamlFloat` (mapping keys stay numbers). */
+  readonly keepFloats: boolean;
   readonly lines: LineCounter;
   readonly track: boolean;
   readonly hasAnchors: boolean;
@@ -72,6 +75,8 @@ function kindName(node: AnyNode): string {
 export class YamlConstructor {
   private readonly o: ConstructorOptions;
   private count = 0;
+  /** True while a mapping key is built (keys stay plain numbers). */
+  private atKey = false;
   private lastPos: BuiltPosition | undefined;
   /** Collections and anchored nodes already built: PyYAML builds each node once and shares the result. */
   private readonly built = new Map<Node, Built>();
@@ -382,7 +387,10 @@ export class YamlConstructor {
         );
       }
       // flatten_mapping turns a `=` key (the YAML 1.1 value key) into a plain string.
-      const key = isScalar(keyNode) && this.scalarTag(keyNode) === TAG.value ? "=" : this.node(keyNode);
+      this.atKey = true;
+      let key = isScalar(keyNode) && this.scalarTag(keyNode) === TAG.value ? "=" : this.node(keyNode);
+      this.atKey = false;
+      if (key instanceof YamlFloat) key = key.value;
       if (typeof key === "object" && key !== null && !(key instanceof Date) && !(key instanceof Uint8Array)) {
         this.fail("YAML_KEY", "found unhashable key", keyNode);
       }
@@ -471,8 +479,10 @@ export class YamlConstructor {
           return constructBool(text);
         case TAG.int:
           return constructInt(text, this.o.flavor);
-        case TAG.float:
-          return constructFloat(text);
+        case TAG.float: {
+          const value = constructFloat(text);
+          return this.o.keepFloats && Number.isInteger(value) && !this.atKey ? new YamlFloat(value) : value;
+        }
         case TAG.timestamp:
           return constructTimestamp(text, this.o.flavor);
         case TAG.binary:

@@ -1,4 +1,5 @@
 export type { YamlErrorCode, YamlMark } from "./errors.js";
+export { YamlFloat } from "./float.js";
 export { keyEquality, keyText } from "./keys.js";
 export {
   DEFAULT_MAX_DEPTH,

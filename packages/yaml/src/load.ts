@@ -24,6 +24,11 @@ export interface LoadYamlOptions {
    * `YamlTimestamp`, `Uint8Array`), so `1` and `"1"` stay different keys.
    */
   readonly mappings?: "object" | "map";
+  /**
+   * Return floats that are whole numbers (`1.0`, `1.0e+3`) as `YamlFloat` objects instead of numbers, so they
+   * print and dump as Python floats (`1.0`) rather than as integers; default false.
+   */
+  readonly keepFloats?: boolean;
 }
 
 /** What `loadYamlWithPositions` returns. */
@@ -405,6 +410,7 @@ function constructDocument(
     file: options.filename,
     maxNodes: options.maxNodes ?? DEFAULT_MAX_NODES,
     mappings: options.mappings ?? "object",
+    keepFloats: options.keepFloats ?? false,
     lines: prepared.lines,
     track,
     hasAnchors: prepared.text.includes("&"),

@@ -2,6 +2,7 @@ import { isPlainObject } from "@merge/core";
 import { yamlError } from "./errors.js";
 import { pythonFloatRepr } from "./pyfloat.js";
 import { resolvePlain, TAG } from "./resolver.js";
+import { YamlFloat } from "./float.js";
 import { YamlTimestamp } from "./timestamp.js";
 
 /** A node of PyYAML's representation graph; shared JavaScript objects give shared nodes (and anchors). */
@@ -168,6 +169,7 @@ export class Representer {
         throw yamlError("YAML_DUMP", `cannot represent a ${typeof value}`, undefined, undefined);
     }
     if (value === null) return scalar(TAG.null, "null");
+    if (value instanceof YamlFloat) return scalar(TAG.float, floatText(value.value));
     // Binary data is never aliased (PyYAML's ignore_aliases covers bytes).
     if (value instanceof Uint8Array) return scalar(TAG.binary, encodeBytes(value), "|");
     if (depth > this.o.maxDepth) {
