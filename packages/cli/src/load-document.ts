@@ -1,5 +1,5 @@
 import type { PathKey } from "@merge/core";
-import { loadYamlWithPositions, type YamlFlavor } from "@merge/yaml";
+import { loadYaml, loadYamlWithPositions, type YamlFlavor, type YamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "./io.js";
 import { readInput } from "./read-input.js";
 
@@ -21,6 +21,15 @@ export async function loadDocument(
   flavor: YamlFlavor = "pyyaml",
 ): Promise<LoadedDocument> {
   const input = await readInput(name, io);
-  const loaded = loadYamlWithPositions(input.text, { flavor, filename: name });
-  return { file: name, value: loaded.value, positionOf: (path) => loaded.positionOf(path) };
+  const value = loadYaml(input.text, { flavor, filename: name });
+  // Positions cost half a parse again; they are needed only for an error message or `--explain`.
+  let located: YamlWithPositions | undefined;
+  return {
+    file: name,
+    value,
+    positionOf: (path) => {
+      located ??= loadYamlWithPositions(input.text, { flavor, filename: name });
+      return located.positionOf(path);
+    },
+  };
 }

@@ -121,3 +121,34 @@ describe("examples/plugin-keyed-list", () => {
     expect(run.stdout).toBe(readFileSync(file, "utf8").replace(/^#.*\n/gm, ""));
   });
 });
+
+describe("--explain output", () => {
+  it("is still YAML that reads back to the same data", () => {
+    const cases: [string, string[]][] = [
+      [
+        join(EXAMPLES, "stack"),
+        [
+          "stack",
+          "config.cfg",
+          "--minion-id",
+          "test-1-dev",
+          "--grains",
+          "grains.yml",
+          "--pillar",
+          "pillar.yml",
+        ],
+      ],
+      [join(EXAMPLES, "cloud-config", "user-data"), ["cloud-config", "user-data.mime"]],
+      [
+        join(EXAMPLES, "cloud-config", "runcmd-doc"),
+        ["cloud-config", "01-mappings.yaml", "02-mappings.yaml", "03-lists.yaml", "04-string.yaml"],
+      ],
+    ];
+    for (const [cwd, args] of cases) {
+      const plain = merge([...args, "-f", "json"], { cwd });
+      const explained = merge([...args, "--explain"], { cwd });
+      expect(explained.status).toBe(0);
+      expect(loadYaml(explained.stdout, { flavor: "salt" })).toEqual(JSON.parse(plain.stdout));
+    }
+  });
+});

@@ -107,33 +107,37 @@ export function explainResult(
   ): { place: Place | undefined; sources: Source[] }[] {
     const candidates = sources
       .filter((source) => Array.isArray(source.node))
-      .map((source) => ({ ...source, items: source.node as unknown[], used: [] as boolean[] }));
+      .map((source) => ({
+        ...source,
+        items: source.node as unknown[],
+        unused: scalarQueues(source.node as unknown[]),
+      }));
     return list.map((item, index) => {
       let place: Place | undefined;
-      if (typeof item === "object" && item !== null) place = places.get(item);
-      if (place === undefined && (typeof item !== "object" || item === null)) {
+      const container = typeof item === "object" && item !== null && !(item instanceof Date);
+      if (container) place = places.get(item);
+      else {
+        // Each input's equal items are used once, in order: linear in the list, whatever its length.
         for (const candidate of candidates) {
-          const at = candidate.items.findIndex((other, i) => !candidate.used[i] && sameValue(other, item));
-          if (at >= 0) {
-            candidate.used[at] = true;
+          const queue = candidate.unused.get(scalarKey(item));
+          const at = queue?.shift();
+          if (at !== undefined) {
             place = { document: candidate.document, path: [...candidate.path, at] };
             break;
           }
         }
       }
       const inner: Source[] = [];
-      for (const candidate of candidates) {
-        const at = isPlainObject(item)
-          ? bestMatch(item, candidate.items)
-          : index < candidate.items.length
-            ? index
-            : -1;
-        if (at >= 0) {
-          inner.push({
-            document: candidate.document,
-            node: candidate.items[at],
-            path: [...candidate.path, at],
-          });
+      if (container) {
+        for (const candidate of candidates) {
+          const at = isPlainObject(item) ? matchItem(item, candidate.items, index) : index;
+          if (at >= 0 && at < candidate.items.length) {
+            inner.push({
+              document: candidate.document,
+              node: candidate.items[at],
+              path: [...candidate.path, at],
+            });
+          }
         }
       }
       return { place, sources: inner };
@@ -271,6 +275,32 @@ function indexContainers(
       path.pop();
     }
   }
+}
+
+/** Indexes of the scalar items of a list by value (a Date by its time), in order. */
+function scalarQueues(items: readonly unknown[]): Map<unknown, number[]> {
+  const queues = new Map<unknown, number[]>();
+  items.forEach((item, index) => {
+    if (typeof item === "object" && item !== null && !(item instanceof Date)) return;
+    const key = scalarKey(item);
+    const queue = queues.get(key);
+    if (queue === undefined) queues.set(key, [index]);
+    else queue.push(index);
+  });
+  return queues;
+}
+
+function scalarKey(value: unknown): unknown {
+  return value instanceof Date ? `date:${value.getTime()}` : value;
+}
+
+// Beyond this many items, mappings in a list are followed by index only: the scan would be quadratic.
+const MATCH_SCAN_LIMIT = 200;
+
+/** The item of an input's list that a mapping of the result corresponds to (see `bestMatch`). */
+function matchItem(item: Record<string, unknown>, items: readonly unknown[], index: number): number {
+  if (items.length > MATCH_SCAN_LIMIT) return index < items.length ? index : -1;
+  return bestMatch(item, items);
 }
 
 /**
