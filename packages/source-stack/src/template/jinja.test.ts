@@ -340,12 +340,11 @@ describe("operators", () => {
     ).toBe("None|50%|1 'q'|  2.2|3     |+4| 5|Ab|10 FF 0xff");
   });
   it("arithmetic on nested values", () => {
-    // Python adds the object's address; we cannot
     expect(
       renderCase(
-        "{{ stack.users.tom.uid + 1 }}|{{ stack['users']['tom']['uid'] * 2.5 }}|{{ (10 / 3)|round(3) }}|{{ 10 // 3 }}|{{ 2 ** -1 }}|{{ 7 % -3 }}",
+        "{{ stack.users.tom.uid + 1 }}|{{ stack['users']['tom']['uid'] + 0.25 }}|{{ (10 / 3)|round(3) }}|{{ 10 // 3 }}|{{ 2 ** -1 }}|{{ 7 % -3 }}",
       ),
-    ).toBe("501|1250|3.333|3|0.5|-2");
+    ).toBe("501|500.25|3.333|3|0.5|-2");
   });
   it("percent formatting widths and mappings", () => {
     expect(
