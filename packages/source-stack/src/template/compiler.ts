@@ -48,6 +48,8 @@ class PyCompiler extends BaseCompiler {
 
   declare names: CompileNames;
   declare temps: string[];
+  /** The block being compiled (for `super()`). */
+  declare pyBlock: string | undefined;
 
   init(templateName: string, names: CompileNames): void {
     super.init(templateName, false);
@@ -72,6 +74,11 @@ class PyCompiler extends BaseCompiler {
 
   _compileExpression(node: NjAny, frame: NjAny): void {
     this.compile(node, frame);
+  }
+
+  _emitFuncBegin(node: NjAny, name: string): void {
+    this.pyBlock = name.startsWith("b_") ? name.slice(2) : undefined;
+    super._emitFuncBegin(node, name);
   }
 
   _emitFuncEnd(noReturn: boolean): void {
@@ -273,6 +280,11 @@ class PyCompiler extends BaseCompiler {
   compileFunCall(node: NjAny, frame: NjAny): void {
     this._emit(`(lineno = ${node.lineno}, colno = ${node.colno}, `);
     const callee = node.name;
+    if (callee instanceof njNodes.Symbol && callee.value === "super" && this.pyBlock !== undefined) {
+      // The parent template's version of the current block.
+      this._emit(`runtime.pySuper(env, context, ${str(this.pyBlock)}, b_${this.pyBlock}, frame))`);
+      return;
+    }
     if (callee instanceof njNodes.Node && callee.typename === "PyAttr") {
       this._emit("runtime.pyCallAttr(");
       this.compile(callee.target, frame);

@@ -30,9 +30,12 @@ function copyData(value: unknown): unknown {
   return value;
 }
 
+/** Runs a compiled root or block function with our runtime, whatever runtime nunjucks passes. */
 function wrapRender(fn: NjAny): NjAny {
-  return (env: NjAny, context: NjAny, frame: NjAny, _runtime: NjAny, cb: NjAny) =>
+  const wrapped = (env: NjAny, context: NjAny, frame: NjAny, _runtime: NjAny, cb: NjAny) =>
     fn(env, context, frame, pyRuntime, cb);
+  Object.defineProperty(wrapped, "pyCompiled", { value: fn });
+  return wrapped;
 }
 
 function syntaxProblem(e: unknown, file: string): TemplateProblem {

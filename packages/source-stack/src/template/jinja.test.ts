@@ -600,4 +600,12 @@ describe("tags", () => {
       }),
     ).toBe(">db;>web;");
   });
+  it("extends, blocks and super()", () => {
+    expect(
+      renderCase(
+        "{% extends 'base.sls' %}{% block body %}child {{ super() }} {{ minion_id }}{% endblock %}",
+        { "base.sls": "head\n{% block body %}base{% endblock %}\ntail\n" },
+      ),
+    ).toBe("head\nchild base test-1-dev\ntail");
+  });
 });

@@ -362,6 +362,24 @@ function pyMacro(
   };
 }
 
+/** `super()` inside a block: renders the parent template's block (synchronously, as all our rendering is). */
+function pySuper(
+  env: unknown,
+  context: { getSuper(...a: unknown[]): void; blocks: Record<string, { pyCompiled?: unknown }[]> },
+  name: string,
+  block: unknown,
+  frame: unknown,
+): string {
+  // The context holds the wrapped block functions (see environment.ts); find the one around this block.
+  const registered = (context.blocks[name] ?? []).find((b) => b.pyCompiled === block) ?? block;
+  let out = "";
+  context.getSuper(env, name, registered, frame, pyRuntime, (err: unknown, res: string) => {
+    if (err) throw err;
+    out = res;
+  });
+  return out;
+}
+
 /** Stamps an error with the template and position where it surfaced (the innermost one wins). */
 function pyTagError(e: unknown, lineno: number, colno: number, file: string | undefined): TemplateProblem {
   if (e instanceof TemplateProblem) {
@@ -434,6 +452,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyLookup,
     pyMacro,
     pyTagError,
+    pySuper,
     pyImportData,
     pyLoadData,
   }),
