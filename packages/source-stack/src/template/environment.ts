@@ -189,11 +189,11 @@ export class PyEnvironment extends NjEnvironment {
   }
 
   /** `import_yaml`/`import_json`/`import_text`: render the file (once per session without context), then parse. */
-  pyImport(kind: string, name: string, context: NjAny, withContext: boolean): unknown {
+  pyImport(kind: string, name: string, context: NjAny, withContext: boolean, frame?: NjAny): unknown {
     const state = this.pyState as RenderState;
     const template = this.pyLoad(name);
     let text: string;
-    if (withContext) text = template.render(context.getVariables());
+    if (withContext) text = template.render(context.getVariables(), frame);
     else {
       state.session ??= this.pySessionFor(state.vars, state.cfgPath);
       const cached = state.session.get(template.path);

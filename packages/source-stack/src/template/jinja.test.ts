@@ -608,4 +608,12 @@ describe("tags", () => {
       ),
     ).toBe("head\nchild base test-1-dev\ntail");
   });
+  it("import_yaml with context sees loop variables", () => {
+    expect(
+      renderCase(
+        "{% for r in ['a', 'b'] %}{% import_yaml 'x.yml' as x with context %}{{ x.v }};{% endfor %}",
+        { "x.yml": "v: {{ r }}" },
+      ),
+    ).toBe("a;b;");
+  });
 });

@@ -22,7 +22,7 @@ import { isDict, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js"
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */
 export interface RuntimeHost {
-  pyImport(kind: string, name: string, context: unknown, withContext: boolean): unknown;
+  pyImport(kind: string, name: string, context: unknown, withContext: boolean, frame: unknown): unknown;
   pyParse(kind: string, text: string): unknown;
 }
 
@@ -404,14 +404,14 @@ function pyTagError(e: unknown, lineno: number, colno: number, file: string | un
 function pyImportData(
   env: RuntimeHost,
   context: unknown,
-  _frame: unknown,
+  frame: unknown,
   kind: string,
   name: unknown,
   withContext: boolean,
 ) {
   if (typeof name !== "string")
     throw typeError(`import_${kind}: the file name must be a string, not ${pyTypeName(name)}`);
-  return env.pyImport(kind, name, context, withContext);
+  return env.pyImport(kind, name, context, withContext, frame);
 }
 
 function pyLoadData(env: RuntimeHost, kind: string, text: unknown): unknown {
