@@ -9,7 +9,8 @@ export type CliErrorCode =
   | "PLUGIN_NOT_FOUND"
   | "PLUGIN_LOAD"
   | "INVALID_PLUGIN"
-  | "YAML_PARSE";
+  | "INPUT_NOT_MAPPING"
+  | "MASTER_CONFIG";
 
 export const EXIT_OK = 0;
 export const EXIT_DATA = 1;
