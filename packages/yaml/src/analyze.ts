@@ -2,8 +2,25 @@
  * PyYAML's `Emitter.analyze_scalar`: which styles (plain in block or flow context, single-quoted, double-quoted,
  * literal/folded block) can carry a string unchanged. Strings are handled as code points, as Python does.
  */
+/**
+ * A string as code points: the string itself when it has no surrogate pairs (each code unit is then a code point,
+ * and long texts are not split into arrays), an array of code points otherwise.
+ */
+export type Chars = string | readonly string[];
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+export function toChars(text: string): Chars {
+  return SURROGATE.test(text) ? Array.from(text) : text;
+}
+
+/** The code points [start, end) as a string. */
+export function sliceChars(chars: Chars, start: number, end: number): string {
+  return typeof chars === "string" ? chars.slice(start, end) : chars.slice(start, end).join("");
+}
+
 export interface ScalarAnalysis {
-  readonly chars: readonly string[];
+  readonly chars: Chars;
   readonly empty: boolean;
   readonly multiline: boolean;
   readonly allowFlowPlain: boolean;
@@ -22,8 +39,29 @@ export interface AnalyzeOptions {
   readonly libyaml: boolean;
 }
 
-const WS_AFTER = "\0 \t\r\n\u0085\u2028\u2029";
-const BREAKS = "\n\u0085\u2028\u2029";
+const LEADING_INDICATORS = new Set(Array.from("#,[]{}&*!|>'\"%@`", (c) => c.charCodeAt(0)));
+const INNER_FLOW_INDICATORS = new Set(Array.from(",?[]{}", (c) => c.charCodeAt(0)));
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for printable ASCII only
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+// After the first character: a flow indicator (`,?[]{}` or `:`) anywhere; `:` before a space or at the end; ` #`.
+const INNER_FLOW_RE = /.[,?[\]{}:]/;
+const INNER_BLOCK_COLON_RE = /.:(?: |$)/;
+const INNER_COMMENT_RE = / #/;
+
+/** PyYAML's "\0 \t\r\n\x85\u2028\u2029" set. */
+function isWhitespace(cp: number): boolean {
+  return (
+    cp === 32 ||
+    cp === 10 ||
+    cp === 13 ||
+    cp === 9 ||
+    cp === 0 ||
+    cp === 0x85 ||
+    cp === 0x2028 ||
+    cp === 0x2029
+  );
+}
 
 function isUnicodePrintable(cp: number, libyaml: boolean): boolean {
   if (cp === 0xfeff) return false;
@@ -34,7 +72,7 @@ function isUnicodePrintable(cp: number, libyaml: boolean): boolean {
 }
 
 export function analyzeScalar(text: string, options: AnalyzeOptions): ScalarAnalysis {
-  const chars = Array.from(text);
+  const chars = toChars(text);
   if (chars.length === 0) {
     return {
       chars,
@@ -60,67 +98,92 @@ export function analyzeScalar(text: string, options: AnalyzeOptions): ScalarAnal
     blockIndicators = true;
     flowIndicators = true;
   }
-  let precededByWhitespace = true;
-  let followedByWhitespace = chars.length === 1 || WS_AFTER.includes(chars[1]!);
-  let previousSpace = false;
-  let previousBreak = false;
-  const last = chars.length - 1;
-  for (let index = 0; index < chars.length; index++) {
-    const ch = chars[index]!;
-    if (index === 0) {
-      if ("#,[]{}&*!|>'\"%@`".includes(ch)) {
-        flowIndicators = true;
-        blockIndicators = true;
-      }
-      if (ch === "?" || ch === ":") {
-        flowIndicators = true;
-        if (followedByWhitespace) blockIndicators = true;
-      }
-      if (ch === "-" && followedByWhitespace) {
-        flowIndicators = true;
-        blockIndicators = true;
-      }
-    } else {
-      if (",?[]{}".includes(ch)) flowIndicators = true;
-      if (ch === ":") {
-        flowIndicators = true;
-        if (followedByWhitespace) blockIndicators = true;
-      }
-      if (ch === "#" && precededByWhitespace) {
-        flowIndicators = true;
-        blockIndicators = true;
-      }
+  if (typeof chars === "string" && PRINTABLE_ASCII.test(chars)) {
+    // Printable ASCII on one line (the usual case, and long strings): the same answers from native regex scans.
+    const first = chars.charCodeAt(0);
+    const followed = chars.length === 1 || chars.charCodeAt(1) === 32;
+    if (LEADING_INDICATORS.has(first)) flowIndicators = blockIndicators = true;
+    if (first === 63 || first === 58) {
+      flowIndicators = true;
+      if (followed) blockIndicators = true;
     }
-    // libyaml also counts a carriage return as a line break.
-    const isBreak = BREAKS.includes(ch) || (options.libyaml && ch === "\r");
-    if (isBreak) lineBreaks = true;
-    const cp = ch.codePointAt(0)!;
-    if (!(ch === "\n" || (cp >= 0x20 && cp <= 0x7e))) {
-      if (isUnicodePrintable(cp, options.libyaml)) {
-        if (!options.allowUnicode) special = true;
-      } else {
-        special = true;
-      }
-    }
-    if (ch === " ") {
-      if (index === 0) leadingSpace = true;
-      if (index === last) trailingSpace = true;
-      if (previousBreak) breakSpace = true;
-      previousSpace = true;
-      previousBreak = false;
-    } else if (isBreak) {
-      if (index === 0) leadingBreak = true;
-      if (index === last) trailingBreak = true;
-      if (previousSpace) spaceBreak = true;
-      previousSpace = false;
-      previousBreak = true;
-    } else {
-      previousSpace = false;
-      previousBreak = false;
-    }
-    precededByWhitespace = WS_AFTER.includes(ch);
-    followedByWhitespace = index + 2 >= chars.length || WS_AFTER.includes(chars[index + 2]!);
+    if (first === 45 && followed) flowIndicators = blockIndicators = true;
+    if (INNER_FLOW_RE.test(chars)) flowIndicators = true;
+    if (INNER_BLOCK_COLON_RE.test(chars) || INNER_COMMENT_RE.test(chars))
+      flowIndicators = blockIndicators = true;
+    leadingSpace = first === 32;
+    trailingSpace = chars.charCodeAt(chars.length - 1) === 32;
+  } else {
+    scanCodePoints();
   }
+  // Code points are compared as numbers: this loop runs once per character of every string written.
+  function scanCodePoints(): void {
+    const str = typeof chars === "string";
+    const len = chars.length;
+    const cpAt = (i: number): number =>
+      str ? (chars as string).charCodeAt(i) : (chars as readonly string[])[i]!.codePointAt(0)!;
+    let precededByWhitespace = true;
+    let previousSpace = false;
+    let previousBreak = false;
+    const last = len - 1;
+    for (let index = 0; index < len; index++) {
+      const cp = cpAt(index);
+      const followedByWhitespace = index + 1 >= len || isWhitespace(cpAt(index + 1));
+      if (index === 0) {
+        if (LEADING_INDICATORS.has(cp)) {
+          flowIndicators = true;
+          blockIndicators = true;
+        }
+        if (cp === 63 || cp === 58) {
+          flowIndicators = true;
+          if (followedByWhitespace) blockIndicators = true;
+        }
+        if (cp === 45 && followedByWhitespace) {
+          flowIndicators = true;
+          blockIndicators = true;
+        }
+      } else {
+        if (INNER_FLOW_INDICATORS.has(cp)) flowIndicators = true;
+        if (cp === 58) {
+          flowIndicators = true;
+          if (followedByWhitespace) blockIndicators = true;
+        }
+        if (cp === 35 && precededByWhitespace) {
+          flowIndicators = true;
+          blockIndicators = true;
+        }
+      }
+      // libyaml also counts a carriage return as a line break.
+      const isBreak =
+        cp === 10 || cp === 0x85 || cp === 0x2028 || cp === 0x2029 || (options.libyaml && cp === 13);
+      if (isBreak) lineBreaks = true;
+      if (!(cp === 10 || (cp >= 0x20 && cp <= 0x7e))) {
+        if (isUnicodePrintable(cp, options.libyaml)) {
+          if (!options.allowUnicode) special = true;
+        } else {
+          special = true;
+        }
+      }
+      if (cp === 32) {
+        if (index === 0) leadingSpace = true;
+        if (index === last) trailingSpace = true;
+        if (previousBreak) breakSpace = true;
+        previousSpace = true;
+        previousBreak = false;
+      } else if (isBreak) {
+        if (index === 0) leadingBreak = true;
+        if (index === last) trailingBreak = true;
+        if (previousSpace) spaceBreak = true;
+        previousSpace = false;
+        previousBreak = true;
+      } else {
+        previousSpace = false;
+        previousBreak = false;
+      }
+      precededByWhitespace = isWhitespace(cp);
+    }
+  }
+
   let allowFlowPlain = true;
   let allowBlockPlain = true;
   let allowSingleQuoted = true;

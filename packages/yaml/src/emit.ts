@@ -1,4 +1,4 @@
-import { analyzeScalar, type ScalarAnalysis } from "./analyze.js";
+import { analyzeScalar, type Chars, type ScalarAnalysis, sliceChars } from "./analyze.js";
 import type { YMap, YNode, YScalar, YSeq } from "./represent.js";
 
 /** Formatting settings of PyYAML's `Emitter`. */
@@ -306,7 +306,7 @@ export class Emitter {
     this.indention = false;
   }
 
-  private writePlain(chars: readonly string[], split: boolean): void {
+  private writePlain(chars: Chars, split: boolean): void {
     // PyYAML ends a document whose root is a plain scalar with `...`; libyaml does not.
     if (this.rootContext && !this.o.libyaml) this.openEnded = true;
     if (chars.length === 0) return;
@@ -324,19 +324,19 @@ export class Emitter {
             this.whitespace = false;
             this.indention = false;
           } else {
-            this.raw(chars.slice(start, end).join(""), end - start);
+            this.raw(sliceChars(chars, start, end), end - start);
           }
           start = end;
         }
       } else if (ch === undefined || ch === " ") {
-        this.raw(chars.slice(start, end).join(""), end - start);
+        this.raw(sliceChars(chars, start, end), end - start);
         start = end;
       }
       if (ch !== undefined) spaces = ch === " ";
     }
   }
 
-  private writeLiteral(chars: readonly string[]): void {
+  private writeLiteral(chars: Chars): void {
     const hints = blockHints(chars, this.bestIndent);
     this.writeIndicator(`|${hints}`, true);
     if (hints.endsWith("+")) this.openEnded = true;
@@ -347,12 +347,12 @@ export class Emitter {
       const ch = end < chars.length ? chars[end] : undefined;
       if (breaks) {
         if (ch === undefined || !BREAK_CHARS.includes(ch)) {
-          for (const br of chars.slice(start, end)) this.writeLineBreak(br);
+          for (const br of sliceChars(chars, start, end)) this.writeLineBreak(br);
           if (ch !== undefined) this.writeIndent();
           start = end;
         }
       } else if (ch === undefined || BREAK_CHARS.includes(ch)) {
-        this.out += chars.slice(start, end).join("");
+        this.out += sliceChars(chars, start, end);
         if (ch === undefined) this.writeLineBreak();
         start = end;
       }
@@ -361,7 +361,7 @@ export class Emitter {
   }
 }
 
-function blockHints(chars: readonly string[], indent: number): string {
+function blockHints(chars: Chars, indent: number): string {
   let hints = "";
   if (chars.length > 0) {
     if (` ${BREAK_CHARS}`.includes(chars[0]!)) hints += String(indent);
@@ -372,7 +372,7 @@ function blockHints(chars: readonly string[], indent: number): string {
 }
 
 /** `Emitter.write_single_quoted`: quotes doubled, a line break written as a blank line, wrapping at spaces. */
-export function writeSingleQuoted(e: Emitter, chars: readonly string[], split: boolean): void {
+export function writeSingleQuoted(e: Emitter, chars: Chars, split: boolean): void {
   e.writeIndicator("'", true);
   let spaces = false;
   let breaks = false;
@@ -384,20 +384,20 @@ export function writeSingleQuoted(e: Emitter, chars: readonly string[], split: b
         if (start + 1 === end && e.currentColumn > e.width && split && start !== 0 && end !== chars.length) {
           e.writeIndent();
         } else {
-          e.raw(chars.slice(start, end).join(""), end - start);
+          e.raw(sliceChars(chars, start, end), end - start);
         }
         start = end;
       }
     } else if (breaks) {
       if (ch === undefined || !BREAK_CHARS.includes(ch)) {
         if (chars[start] === "\n") e.writeLineBreak();
-        for (const br of chars.slice(start, end)) e.writeLineBreak(br);
+        for (const br of sliceChars(chars, start, end)) e.writeLineBreak(br);
         e.writeIndent();
         start = end;
       }
     } else if (ch === undefined || ` ${BREAK_CHARS}`.includes(ch) || ch === "'") {
       if (start < end) {
-        e.raw(chars.slice(start, end).join(""), end - start);
+        e.raw(sliceChars(chars, start, end), end - start);
         start = end;
       }
     }
@@ -421,7 +421,7 @@ function isPlainDoubleChar(cp: number, allowUnicode: boolean): boolean {
 /** `Emitter.write_double_quoted`: escapes, `\x`/`\u`/`\U` for the rest, wrapping with `\` at spaces. */
 export function writeDoubleQuoted(
   e: Emitter,
-  chars: readonly string[],
+  chars: Chars,
   split: boolean,
   allowUnicode = e.allowUnicode,
 ): void {
@@ -440,7 +440,7 @@ export function writeDoubleQuoted(
       !isPlainDoubleChar(cp, allowUnicode)
     ) {
       if (start < end) {
-        e.raw(chars.slice(start, end).join(""), end - start);
+        e.raw(sliceChars(chars, start, end), end - start);
         start = end;
       }
       if (ch !== undefined) {
@@ -456,9 +456,10 @@ export function writeDoubleQuoted(
       e.currentColumn + (end - start) > e.width &&
       split
     ) {
-      const data = `${chars.slice(start, end).join("")}\\`;
+      const data = `${sliceChars(chars, start, end)}\\`;
+      const length = (start < end ? end - start : 0) + 1;
       if (start < end) start = end;
-      e.raw(data, Array.from(data).length);
+      e.raw(data, length);
       e.writeIndent();
       e.clearWhitespace();
       if (chars[start] === " ") e.raw("\\", 1);
@@ -476,12 +477,7 @@ function escapeChar(ch: string, cp: number): string {
  * libyaml's double-quoted writer (Salt dumps with `CSafeDumper`): same escapes, but it only folds lines at a single
  * space, which the line break replaces (no trailing backslash).
  */
-function writeDoubleQuotedLibyaml(
-  e: Emitter,
-  chars: readonly string[],
-  split: boolean,
-  allowUnicode: boolean,
-): void {
+function writeDoubleQuotedLibyaml(e: Emitter, chars: Chars, split: boolean, allowUnicode: boolean): void {
   e.writeIndicator('"', true);
   let spaces = false;
   for (let i = 0; i < chars.length; i++) {

@@ -1,5 +1,5 @@
 import { yamlError } from "./errors.js";
-import { analyzeScalar } from "./analyze.js";
+import { analyzeScalar, toChars } from "./analyze.js";
 import { Emitter, writeDoubleQuoted, writeSingleQuoted } from "./emit.js";
 import { Representer } from "./represent.js";
 import { resolvePlain, TAG } from "./resolver.js";
@@ -59,12 +59,12 @@ function withEmitter(write: (e: Emitter) => void, allowUnicode: boolean): string
  */
 export function yamlDoubleQuote(text: string, options: { allowUnicode?: boolean } = {}): string {
   const allowUnicode = options.allowUnicode ?? false;
-  return withEmitter((e) => writeDoubleQuoted(e, Array.from(text), false, allowUnicode), allowUnicode);
+  return withEmitter((e) => writeDoubleQuoted(e, toChars(text), false, allowUnicode), allowUnicode);
 }
 
 /** Salt's `yaml_squote` filter: the text as a YAML single-quoted string (`'` doubled, a newline as a blank line). */
 export function yamlSingleQuote(text: string): string {
-  return withEmitter((e) => writeSingleQuoted(e, Array.from(text), false), false);
+  return withEmitter((e) => writeSingleQuoted(e, toChars(text), false), false);
 }
 
 /**
