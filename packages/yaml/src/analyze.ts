@@ -42,7 +42,6 @@ export interface AnalyzeOptions {
 const LEADING_INDICATORS = new Set(Array.from("#,[]{}&*!|>'\"%@`", (c) => c.charCodeAt(0)));
 const INNER_FLOW_INDICATORS = new Set(Array.from(",?[]{}", (c) => c.charCodeAt(0)));
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for printable ASCII only
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // After the first character: a flow indicator (`,?[]{}` or `:`) anywhere; `:` before a space or at the end; ` #`.
 const INNER_FLOW_RE = /.[,?[\]{}:]/;
