@@ -150,7 +150,10 @@ describe("size and shape", () => {
     expect(failure(() => loadYaml(listText, { maxNodes: 50_000 })).code).toBe("SIZE_LIMIT");
     const big = loadYaml(`s: ${"a".repeat(100 * 1024 * 1024)}\n`) as { s: string };
     expect(big.s.length).toBe(100 * 1024 * 1024);
-    tally("size", 4);
+    const dumped = dumpYaml(big);
+    expect(dumped.length).toBe(big.s.length + 4);
+    expect(dumped.startsWith("s: aaaa")).toBe(true);
+    tally("size", 5);
   }, 120_000);
 });
 
