@@ -31,7 +31,8 @@ for (const dir of dirs) {
   }
 }
 if (missing.size > 0) {
-  for (const [code, file] of missing) console.error(`docs/errors.md does not document ${code} (used in ${file})`);
+  for (const [code, file] of missing)
+    console.error(`docs/errors.md does not document ${code} (used in ${file})`);
   process.exit(1);
 }
 console.log("docs/errors.md documents every error code used in the sources");
