@@ -331,6 +331,17 @@ describe("documents, encoding and syntax errors", () => {
     expect(py("? a\n: - c")).toEqual({ a: ["c"] });
   });
 
+  it("follows libyaml's tab rules in the salt flavour and PyYAML's in the pyyaml flavour", () => {
+    for (const text of ["a:\t1", "a: [\tb]", "a: 1\t", "a: 1\n  \t# c\n"]) {
+      expect(salt(text)).toEqual(py(text.replace(/\t/g, " ")));
+      expect(fails(() => py(text)).code).toBe("YAML_PARSE");
+    }
+    for (const text of ["? \ta", "-\ta", "a:\n  -\tb", "  \ta: 1", "\n    \t", "\t# c\na: 1"]) {
+      expect(fails(() => salt(text)).code).toBe("YAML_PARSE");
+    }
+    expect(py("a: 'x\ty'\nb: |\n  p\tq\n# \tc")).toEqual({ a: "x\ty", b: "p\tq\n" });
+  });
+
   it("reports syntax errors with 1-based line and column", () => {
     const error = fails(() => py("a: [1, 2\nb: 3\n"));
     expect(error.code).toBe("YAML_PARSE");

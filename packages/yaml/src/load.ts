@@ -380,6 +380,15 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
       ? "pyyaml"
       : "libyaml";
   for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file);
+  if (tabs === "libyaml") {
+    // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there.
+    for (const token of tokens) {
+      if (token.type === "document") break;
+      if (token.type === "space" && token.source.includes("\t")) {
+        tabError(token.offset + token.source.indexOf("\t"), lines, file);
+      }
+    }
+  }
   checkDocumentMarkers(tokens, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
   const docs: ParsedDoc[] = Array.from(composer.compose(tokens));
