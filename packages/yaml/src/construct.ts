@@ -235,7 +235,7 @@ export class YamlConstructor {
           return this.sequence(node);
         case TAG.omap:
         case TAG.pairs:
-          return this.pairs(node, tag);
+          return this.pairs(node);
         default:
           this.tagError(node, tag);
       }
@@ -266,7 +266,8 @@ export class YamlConstructor {
     return out;
   }
 
-  private pairs(node: YAMLSeq, tag: string): [unknown, unknown][] {
+  /** `!!omap` / `!!pairs`: a sequence of one-pair mappings, built as `[key, value]` arrays (Python's tuples). */
+  private pairs(node: YAMLSeq): [unknown, unknown][] {
     const out: [unknown, unknown][] = [];
     for (const raw of node.items) {
       const item = this.deref(raw as AnyNode);
@@ -278,7 +279,6 @@ export class YamlConstructor {
       const pair = item.items[0]!;
       out.push([this.node(pair.key as AnyNode), this.node(pair.value as AnyNode)]);
     }
-    void tag;
     this.lastPos = this.o.track ? this.position(node) : undefined;
     return out;
   }

@@ -79,7 +79,7 @@ export class Emitter {
       this.writeIndent();
       this.writeIndicator("---", true);
     }
-    this.node(root, true, false, false, false);
+    this.node(root, true, false, false);
     this.writeIndent();
     if (this.o.explicitEnd) {
       this.writeIndicator("...", true);
@@ -98,11 +98,11 @@ export class Emitter {
     else if (!indentless) this.indent += this.bestIndent;
   }
 
-  private node(node: YNode, root: boolean, sequence: boolean, mapping: boolean, simpleKey: boolean): void {
+  /** PyYAML's `expect_node`: the contexts that matter are root, mapping (value or key) and simple key. */
+  private node(node: YNode, root: boolean, mapping: boolean, simpleKey: boolean): void {
     this.rootContext = root;
     this.mappingContext = mapping;
     this.simpleKeyContext = simpleKey;
-    void sequence;
     const anchor = this.anchors.get(node) ?? null;
     if (anchor !== null && this.emitted.has(node)) {
       this.writeIndicator(`*${anchor}`, true);
@@ -138,7 +138,7 @@ export class Emitter {
     node.items.forEach((item, index) => {
       if (index > 0) this.writeIndicator(",", false);
       if (this.column > this.bestWidth) this.writeIndent();
-      this.node(item, false, true, false, false);
+      this.node(item, false, false, false);
     });
     this.indent = this.indents.pop() ?? null;
     this.flowLevel--;
@@ -153,15 +153,15 @@ export class Emitter {
       if (index > 0) this.writeIndicator(",", false);
       if (this.column > this.bestWidth) this.writeIndent();
       if (this.checkSimpleKey(key)) {
-        this.node(key, false, false, true, true);
+        this.node(key, false, true, true);
         this.writeIndicator(":", false);
-        this.node(value, false, false, true, false);
+        this.node(value, false, true, false);
       } else {
         this.writeIndicator("?", true);
-        this.node(key, false, false, true, false);
+        this.node(key, false, true, false);
         if (this.column > this.bestWidth) this.writeIndent();
         this.writeIndicator(":", true);
-        this.node(value, false, false, true, false);
+        this.node(value, false, true, false);
       }
     });
     this.indent = this.indents.pop() ?? null;
@@ -176,7 +176,7 @@ export class Emitter {
     for (const item of node.items) {
       this.writeIndent();
       this.writeIndicator("-", true, false, true);
-      this.node(item, false, true, false, false);
+      this.node(item, false, false, false);
     }
     this.indent = this.indents.pop() ?? null;
   }
@@ -186,15 +186,15 @@ export class Emitter {
     for (const [key, value] of node.pairs) {
       this.writeIndent();
       if (this.checkSimpleKey(key)) {
-        this.node(key, false, false, true, true);
+        this.node(key, false, true, true);
         this.writeIndicator(":", false);
-        this.node(value, false, false, true, false);
+        this.node(value, false, true, false);
       } else {
         this.writeIndicator("?", true, false, true);
-        this.node(key, false, false, true, false);
+        this.node(key, false, true, false);
         this.writeIndent();
         this.writeIndicator(":", true, false, true);
-        this.node(value, false, false, true, false);
+        this.node(value, false, true, false);
       }
     }
     this.indent = this.indents.pop() ?? null;
