@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadYaml } from "@merge/yaml";
 import { renderValue, toPlain } from "./render.js";
 
 describe("renderValue", () => {
@@ -37,6 +38,18 @@ describe("toPlain", () => {
       none: null,
     });
     expect(toPlain(new Date("2024-01-02T03:04:05Z"))).toBe("2024-01-02T03:04:05.000Z");
+  });
+
+  it("writes YAML timestamps as written and sets as lists", () => {
+    const loaded = loadYaml(
+      "day: 2001-12-14\nwhen: 2001-12-14 21:59:43.10 -5\nset: !!set {x, y}\n",
+    ) as object;
+    expect(toPlain(loaded)).toEqual({
+      day: "2001-12-14",
+      when: "2001-12-14T21:59:43.100000-05:00",
+      set: ["x", "y"],
+    });
+    expect(JSON.parse(renderValue(loaded, "json"))).toEqual(toPlain(loaded));
   });
 
   it("returns the very same tree when nothing needs converting", () => {

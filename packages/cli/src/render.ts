@@ -45,8 +45,15 @@ export function toPlain(value: unknown): unknown {
       : value.toString();
   }
   if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return null;
+    // A YAML timestamp keeps its written form (`2001-12-14` stays a date, not a midnight datetime).
+    const python = (value as { toPythonIsoformat?: () => string }).toPythonIsoformat;
+    return typeof python === "function" ? python.call(value) : value.toISOString();
+  }
   if (value === undefined) return null;
+  // A YAML `!!set` is written as the list of its members, which both formats can hold.
+  if (value instanceof Set) return [...value].map(toPlain);
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((child: unknown) => {
