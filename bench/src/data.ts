@@ -125,12 +125,20 @@ export function configTree(nodes: number, seed: number): Tree {
   return root;
 }
 
+// A replacement of the same type as `old` (for mergers such as cloud-init's `str(append)` that reject a type change).
+function sameType(old: unknown, next: unknown): unknown {
+  if (typeof old === "string") return typeof next === "string" ? next : `${old}-new`;
+  if (typeof old === "number") return typeof next === "number" ? next : old + 1;
+  if (typeof old === "boolean") return !old;
+  return old;
+}
+
 /**
  * An overlay for `base` of about `nodes` nodes, like a later layer of configuration: it revisits about half of the
- * base's keys (recursing into mappings, appending to lists, replacing scalars), adds new keys, and sometimes
- * changes a value's type.
+ * base's keys (recursing into mappings, appending to lists, replacing scalars), adds new keys, and (unless
+ * `typeChanges` is false) sometimes changes a value's type.
  */
-export function overlayTree(base: Tree, nodes: number, seed: number): Tree {
+export function overlayTree(base: Tree, nodes: number, seed: number, typeChanges = true): Tree {
   const rand = random(seed);
   let budget = nodes - 1;
   const fresh = configTree(Math.max(nodes, 16), seed + 7);
@@ -151,9 +159,10 @@ export function overlayTree(base: Tree, nodes: number, seed: number): Tree {
         for (let j = 0; j < size && budget > 0; j++, budget--) list.push(scalar(rand, j + 10));
         out[key] = list;
       } else if (typeof value === "object" && value !== null) {
-        out[key] = rand() < 0.05 ? scalar(rand, depth) : overlay(value as Tree, depth + 1);
+        out[key] = typeChanges && rand() < 0.05 ? scalar(rand, depth) : overlay(value as Tree, depth + 1);
       } else {
-        out[key] = rand() < 0.05 ? { replaced: scalar(rand, depth) } : scalar(rand, depth + 20);
+        const next = rand() < 0.05 ? { replaced: scalar(rand, depth) } : scalar(rand, depth + 20);
+        out[key] = typeChanges ? next : sameType(value, next);
       }
     }
     if (budget > 0 && rand() < 0.3 && depth < 6) {

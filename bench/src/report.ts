@@ -50,6 +50,7 @@ function row(result: WorkloadResult | undefined, label: string): Row | undefined
 
 const ENGINE = "@merge/core stack()";
 const FLOOR = "hand-written loop";
+const WALK = "read-only walk of both inputs";
 
 /** Fastest peer whose output matched the engine's (the floor is not a peer). */
 function fastestPeer(result: WorkloadResult | undefined): Row | undefined {
@@ -211,15 +212,16 @@ function scalingSection(results: readonly WorkloadResult[]): string[] {
     if (sizes.length === 0) continue;
     out.push(`### ${mode} process`, "");
     out.push(
-      "| size | input nodes | engine | × previous | floor | retained by result | per node | × previous | peak RSS growth |",
+      "| size | input nodes | engine | × previous | floor | read-only walk | engine ÷ walk | retained by result | per node | × previous | peak RSS growth |",
     );
-    out.push("|---|---|---|---|---|---|---|---|---|");
+    out.push("|---|---|---|---|---|---|---|---|---|---|---|");
     let previous: Row | undefined;
     for (const size of sizes) {
       const engine = row(size, ENGINE);
       const floor = row(size, FLOOR);
+      const walk = row(size, WALK)?.timing;
       if (engine?.timing === undefined) {
-        out.push(`| ${size.workload} | ${size.rows[0]?.note ?? "error"} | | | | | | | |`);
+        out.push(`| ${size.workload} | ${size.rows[0]?.note ?? "error"} | | | | | | | | | |`);
         continue;
       }
       const extra = engine.extra ?? {};
@@ -227,7 +229,7 @@ function scalingSection(results: readonly WorkloadResult[]): string[] {
       const nodes = Number(extra.nodes);
       const previousRetained = Number(previous?.extra?.retainedBytes);
       out.push(
-        `| ${size.workload} | ${nodes.toLocaleString("en")} | ${cell(engine.timing)} | ${previous?.timing ? ratio(engine.timing.median / previous.timing.median) : ""} | ${cell(floor?.timing)} | ${bytes(retained)} | ${(retained / nodes).toFixed(0)} B | ${previous ? ratio(retained / previousRetained) : ""} | ${bytes(Number(extra.peakRssGrowthBytes))} |`,
+        `| ${size.workload} | ${nodes.toLocaleString("en")} | ${cell(engine.timing)} | ${previous?.timing ? ratio(engine.timing.median / previous.timing.median) : ""} | ${cell(floor?.timing)} | ${cell(walk)} | ${ratio(engine.timing.median / (walk?.median ?? Number.NaN))} | ${bytes(retained)} | ${(retained / nodes).toFixed(0)} B | ${previous ? ratio(retained / previousRetained) : ""} | ${bytes(Number(extra.peakRssGrowthBytes))} |`,
       );
       previous = engine;
     }

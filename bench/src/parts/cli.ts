@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { summarize, type Timing } from "../harness.js";
+import { summarize } from "../harness.js";
 import type { Row } from "../result.js";
 
 export const CLI_WORKLOADS = ["startup"] as const;
@@ -14,36 +16,63 @@ interface Command {
   readonly args: readonly string[];
 }
 
+interface CommandTimes {
+  readonly wall: Map<string, number[]>;
+  readonly cpu: Map<string, number[]>;
+  readonly failures: Map<string, string>;
+}
+
+// Runs the command under bash and prints the children's CPU times with the `times` builtin (user and system).
+const TIMED = '"$0" "$@" >/dev/null 2>"$MERGE_BENCH_ERR"; status=$?; times; exit $status';
+
+function parseTimes(text: string): number {
+  const lines = text.trim().split("\n");
+  const children = lines[lines.length - 1] ?? "";
+  let total = 0;
+  for (const match of children.matchAll(/(\d+)m([\d.]+)s/g))
+    total += Number(match[1]) * 60_000 + Number(match[2]) * 1000;
+  return total;
+}
+
 /**
- * Wall time of whole processes: each command runs `runs` times, interleaved with the others so a burst of load on
- * the machine hits all of them alike; the first round is a warm-up (disk cache) and is dropped.
+ * Whole processes: each command runs `runs` times, interleaved with the others so a burst of load on the machine hits
+ * all of them alike; the first round is a warm-up (disk cache) and is dropped. Both the wall time and the child's
+ * CPU time (user + system, from bash's `times`) are kept.
  */
-function timeCommands(commands: readonly Command[], runs: number): Map<string, Timing | string> {
-  const samples = new Map<string, number[]>();
-  const failures = new Map<string, string>();
+function timeCommands(commands: readonly Command[], runs: number, errFile: string): CommandTimes {
+  const times: CommandTimes = { wall: new Map(), cpu: new Map(), failures: new Map() };
   for (let round = 0; round <= runs; round++) {
     for (const command of commands) {
-      if (failures.has(command.label)) continue;
+      if (times.failures.has(command.label)) continue;
       const started = performance.now();
-      const child = spawnSync(process.execPath, command.args, { cwd: ROOT, encoding: "utf8" });
+      const child = spawnSync("bash", ["-c", TIMED, process.execPath, ...command.args], {
+        cwd: ROOT,
+        encoding: "utf8",
+        env: { ...process.env, MERGE_BENCH_ERR: errFile },
+      });
       const elapsed = performance.now() - started;
       if (child.status !== 0) {
-        failures.set(command.label, `exit ${child.status}: ${(child.stderr || child.stdout).split("\n")[0]}`);
+        let detail = "";
+        try {
+          detail = readFileSync(errFile, "utf8").split("\n")[0] ?? "";
+        } catch {
+          detail = child.stderr;
+        }
+        times.failures.set(command.label, `exit ${child.status}: ${detail}`);
         continue;
       }
-      if (round > 0) {
-        const list = samples.get(command.label) ?? [];
-        list.push(elapsed);
-        samples.set(command.label, list);
+      if (round === 0) continue;
+      for (const [map, value] of [
+        [times.wall, elapsed],
+        [times.cpu, parseTimes(child.stdout)],
+      ] as const) {
+        const list = map.get(command.label) ?? [];
+        list.push(value);
+        map.set(command.label, list);
       }
     }
   }
-  const out = new Map<string, Timing | string>();
-  for (const command of commands) {
-    const failure = failures.get(command.label);
-    out.set(command.label, failure ?? summarize(samples.get(command.label) ?? []));
-  }
-  return out;
+  return times;
 }
 
 export async function runCli(): Promise<{ rows: Row[]; notes: string[] }> {
@@ -71,16 +100,27 @@ export async function runCli(): Promise<{ rows: Row[]; notes: string[] }> {
       ],
     },
   ];
-  const timings = timeCommands(commands, 15);
-  const baseline = timings.get("node -e 0");
+  const errFile = join(tmpdir(), `merge-bench-cli-${process.pid}.err`);
+  const times = timeCommands(commands, 15, errFile);
+  rmSync(errFile, { force: true });
+  const wallBase = summarize(times.wall.get("node -e 0") ?? []).median;
+  const cpuBase = summarize(times.cpu.get("node -e 0") ?? []).median;
   const rows: Row[] = commands.map((command) => {
-    const timing = timings.get(command.label)!;
-    if (typeof timing === "string") return { label: command.label, status: "error", note: timing };
-    const ratio = typeof baseline === "object" ? timing.median / baseline.median : Number.NaN;
-    return { label: command.label, status: "ok", timing, extra: { ratioToNode: ratio } };
+    const failure = times.failures.get(command.label);
+    if (failure !== undefined) return { label: command.label, status: "error", note: failure };
+    const wall = summarize(times.wall.get(command.label) ?? []);
+    const cpu = summarize(times.cpu.get(command.label) ?? []);
+    return {
+      label: command.label,
+      status: "ok",
+      timing: wall,
+      extra: { ratioToNode: wall.median / wallBase, cpuMs: cpu.median, cpuRatioToNode: cpu.median / cpuBase },
+    };
   });
   return {
     rows,
-    notes: ["wall time of the whole process (spawnSync), 15 interleaved runs after one warm-up round"],
+    notes: [
+      "wall time of the whole process (median ± MAD; the target uses it) and its CPU time (cpuMs), 15 interleaved runs after one warm-up round",
+    ],
   };
 }

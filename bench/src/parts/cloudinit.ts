@@ -48,8 +48,9 @@ export async function runCloudInit(workload: string): Promise<{ rows: Row[]; not
     notes = ["vendor data merged with user-data (a realistic cloud-config pair)"];
   } else {
     base = configTree(100_000, 21);
-    incoming = overlayTree(base as Record<string, unknown>, 100_000, 22);
-    notes = ["two configuration trees of 100,000 nodes each"];
+    incoming = overlayTree(base as Record<string, unknown>, 100_000, 22, false);
+    // cloud-init's str(append) raises on a type change (Python's str + dict), so this overlay keeps every type.
+    notes = ["two configuration trees of 100,000 nodes each; the overlay never changes a value's type"];
   }
   const rows: Row[] = [];
   for (const spec of specs) {

@@ -58,6 +58,14 @@ export async function runScaling(size: string): Promise<{ rows: Row[]; notes: st
           : { nodes: total },
     });
   }
+  // The same inputs only read (every key and value visited once): a baseline that has the memory-hierarchy and
+  // inline-cache effects of the size but no merge work, to tell those apart from the merge's own growth.
+  const walk = await measure("walk", () => countNodes(base) + countNodes(incoming), {
+    iterations,
+    time: nodes <= 1e4 ? 300 : 0,
+    warmupIterations: nodes >= 1e6 ? 1 : 3,
+  });
+  rows.push({ label: "read-only walk of both inputs", status: "ok", timing: walk, extra: { nodes: total } });
   return {
     rows,
     notes: [`${total.toLocaleString("en")} input nodes (both trees)`, `stack() plugin: ${choice.origin}`],
