@@ -24,8 +24,8 @@ function put(out: Dict, key: string, value: unknown): void {
 export function floorMerge(base: unknown, incoming: unknown): unknown {
   if (Array.isArray(base)) return Array.isArray(incoming) ? base.concat(incoming) : incoming;
   if (!isDict(base) || !isDict(incoming)) return incoming;
-  const out: Dict = {};
-  for (const key of Object.keys(base)) put(out, key, base[key]);
+  // Spread defines properties (a `__proto__` key stays data) and copies a fast-mode object in one step.
+  const out: Dict = { ...base };
   for (const key of Object.keys(incoming)) {
     const value = incoming[key];
     put(out, key, hasOwn.call(base, key) ? floorMerge(base[key], value) : value);

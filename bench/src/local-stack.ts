@@ -21,8 +21,8 @@ export function localStackPlugin(): MergerPlugin {
         dict(base, incoming) {
           if (!isPlainObject(incoming)) return incoming;
           directive(incoming);
-          const out: Dict = {};
-          for (const key of Object.keys(base)) setKey(out, key, base[key]);
+          // Spread defines properties (never a `__proto__` setter call) and copies fast-mode objects in one step.
+          const out: Dict = { ...base };
           for (const key of Object.keys(incoming)) {
             const value = incoming[key];
             setKey(out, key, hasOwn(base, key) ? ctx.merge(base[key], value, key) : value);

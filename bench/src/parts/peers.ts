@@ -1,7 +1,7 @@
 import { type Contender, createContenders } from "../contenders.js";
 import { configTree, foldDocuments, listPair, overlayTree, smallPairs } from "../data.js";
 import { firstDifference } from "../equal.js";
-import { type MeasureOptions, measure } from "../harness.js";
+import { type MeasureOptions, measure, summarize, type Timing } from "../harness.js";
 import type { Row } from "../result.js";
 import { localStackPlugin } from "../local-stack.js";
 import { loadStackPlugin } from "../stack-plugin.js";
@@ -26,6 +26,11 @@ export interface PeerCase {
   readonly inputs: unknown;
   run(contender: Contender): unknown;
   readonly timing: MeasureOptions;
+  /**
+   * Rounds over all contenders, each starting with a different one; the result is the median of the round medians.
+   * Interleaving spreads JIT warm-up, GC and machine-load drift over every contender instead of whoever runs last.
+   */
+  readonly rounds: number;
   /** What one timed call is (for the report's unit). */
   readonly unit: string;
 }
@@ -39,7 +44,8 @@ export function buildPeerCase(workload: PeerWorkload, sizes: PeerSizes = FULL_SI
         inputs: pairs,
         run: (c) => pairs.map(([a, b]) => c.merge(a, b)),
         // One sample is 200 rounds of the 7 merges; times are reported per round of 7.
-        timing: { batch: 200, iterations: 30, time: 400, warmupTime: 200 },
+        timing: { batch: 200, iterations: 20, time: 150, warmupTime: 100 },
+        rounds: 4,
         unit: "round of 7 merges",
       };
     }
@@ -51,6 +57,7 @@ export function buildPeerCase(workload: PeerWorkload, sizes: PeerSizes = FULL_SI
         inputs: [base, incoming],
         run: (c) => c.merge(base, incoming),
         timing: { iterations: 9, warmupIterations: 3 },
+        rounds: 1,
         unit: "merge",
       };
     }
@@ -61,6 +68,7 @@ export function buildPeerCase(workload: PeerWorkload, sizes: PeerSizes = FULL_SI
         inputs: docs,
         run: (c) => c.fold(docs),
         timing: { iterations: 9, warmupIterations: 3 },
+        rounds: 1,
         unit: "fold",
       };
     }
@@ -70,7 +78,8 @@ export function buildPeerCase(workload: PeerWorkload, sizes: PeerSizes = FULL_SI
         title: `lists of ${sizes.listItems.toLocaleString("en")} items (mappings and strings) concatenated`,
         inputs: [a, b],
         run: (c) => c.merge(a, b),
-        timing: { iterations: 25, time: 300, warmupIterations: 5 },
+        timing: { iterations: 15, time: 150, warmupIterations: 5 },
+        rounds: 3,
         unit: "merge",
       };
     }
@@ -104,16 +113,37 @@ export function verify(
   return verdicts;
 }
 
+/** The median of round medians (and of their spreads); samples add up. */
+function combine(rounds: readonly Timing[]): Timing {
+  if (rounds.length === 1) return rounds[0]!;
+  const median = (values: number[]) => summarize(values).median;
+  return {
+    median: median(rounds.map((r) => r.median)),
+    mad: median(rounds.map((r) => r.mad)),
+    min: Math.min(...rounds.map((r) => r.min)),
+    max: Math.max(...rounds.map((r) => r.max)),
+    samples: rounds.reduce((sum, r) => sum + r.samples, 0),
+  };
+}
+
 export async function runPeers(workload: PeerWorkload): Promise<{ rows: Row[]; notes: string[] }> {
   const choice = await loadStackPlugin();
   // When the real plugin is in use, the stand-in runs too: it shows what in-place handlers give the fold.
   const contenders = createContenders(choice.plugin, choice.local ? undefined : localStackPlugin());
   const peerCase = buildPeerCase(workload);
   const verdicts = verify(contenders, peerCase);
+  const timings = new Map<string, Timing[]>();
+  for (let round = 0; round < peerCase.rounds; round++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const contender = contenders[(i + round) % contenders.length]!;
+      const timing = await measure(contender.name, () => peerCase.run(contender), peerCase.timing);
+      timings.set(contender.name, [...(timings.get(contender.name) ?? []), timing]);
+    }
+  }
   const rows: Row[] = [];
   for (const contender of contenders) {
     const note = verdicts.get(contender.name);
-    const timing = await measure(contender.name, () => peerCase.run(contender), peerCase.timing);
+    const timing = combine(timings.get(contender.name)!);
     rows.push({
       label: contender.name,
       status: note === undefined ? "ok" : "differs",
