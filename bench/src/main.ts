@@ -1,7 +1,8 @@
 /**
  * `pnpm bench`: runs every workload in its own child process (and the engine workloads again in a polluted one),
  * then writes docs/benchmarks.md and bench/results/latest.json.
- * `node dist/main.js --only peers/trees,scaling` runs a subset and prints it without touching the report.
+ * `node dist/main.js --only peers/trees,scaling` runs a subset and prints it without touching the report;
+ * `node dist/main.js --report-only` re-renders the report from bench/results/latest.json.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -61,8 +62,26 @@ function selected(only: readonly string[] | undefined, part: string, workload: s
   return only.some((item) => item === part || item === `${part}/${workload}`);
 }
 
+function readAnalysis(): string {
+  try {
+    return readFileSync(ANALYSIS, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  if (args.includes("--report-only")) {
+    // Re-renders docs/benchmarks.md from the last run's results (after editing bench/analysis.md).
+    const saved = JSON.parse(readFileSync(`${RESULTS}latest.json`, "utf8")) as {
+      info: RunInfo;
+      results: WorkloadResult[];
+    };
+    writeFileSync(DOC, renderReport(saved.info, saved.results, readAnalysis()));
+    process.stderr.write("rewrote docs/benchmarks.md from bench/results/latest.json\n");
+    return;
+  }
   const onlyIndex = args.indexOf("--only");
   const only = onlyIndex >= 0 ? (args[onlyIndex + 1] ?? "").split(",").filter(Boolean) : undefined;
   const started = new Date();
@@ -97,12 +116,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(results, null, 1)}\n`);
     return;
   }
-  let analysis = "";
-  try {
-    analysis = readFileSync(ANALYSIS, "utf8");
-  } catch {
-    analysis = "";
-  }
+  const analysis = readAnalysis();
   mkdirSync(RESULTS, { recursive: true });
   writeFileSync(`${RESULTS}latest.json`, `${JSON.stringify({ info, results }, null, 1)}\n`);
   writeFileSync(DOC, renderReport(info, results, analysis));
