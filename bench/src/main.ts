@@ -1,8 +1,8 @@
 /**
  * `pnpm bench`: runs every workload in its own child process (and the engine workloads again in a polluted one),
- * then writes docs/benchmarks.md and bench/results/latest.json.
+ * then writes docs/benchmarks.md and bench/results/latest.jsonl.
  * `node dist/main.js --only peers/trees,scaling` runs a subset and prints it without touching the report;
- * `node dist/main.js --report-only` re-renders the report from bench/results/latest.json.
+ * `node dist/main.js --report-only` re-renders the report from bench/results/latest.jsonl.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { type Mode, RESULT_MARKER, type WorkloadResult } from "./result.js";
 const WORKER = fileURLToPath(new URL("./worker.js", import.meta.url));
 const DOC = fileURLToPath(new URL("../../docs/benchmarks.md", import.meta.url));
 const RESULTS = fileURLToPath(new URL("../results/", import.meta.url));
+const RESULTS_FILE = `${RESULTS}latest.jsonl`;
 const ANALYSIS = fileURLToPath(new URL("../analysis.md", import.meta.url));
 const TIMEOUT_MS = 400_000;
 
@@ -74,12 +75,11 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args.includes("--report-only")) {
     // Re-renders docs/benchmarks.md from the last run's results (after editing bench/analysis.md).
-    const saved = JSON.parse(readFileSync(`${RESULTS}latest.json`, "utf8")) as {
-      info: RunInfo;
-      results: WorkloadResult[];
-    };
-    writeFileSync(DOC, renderReport(saved.info, saved.results, readAnalysis()));
-    process.stderr.write("rewrote docs/benchmarks.md from bench/results/latest.json\n");
+    const [first, ...rest] = readFileSync(RESULTS_FILE, "utf8").trim().split("\n");
+    const info = JSON.parse(first!) as RunInfo;
+    const results = rest.map((line) => JSON.parse(line) as WorkloadResult);
+    writeFileSync(DOC, renderReport(info, results, readAnalysis()));
+    process.stderr.write("rewrote docs/benchmarks.md from bench/results/latest.jsonl\n");
     return;
   }
   const onlyIndex = args.indexOf("--only");
@@ -118,7 +118,8 @@ async function main(): Promise<void> {
   }
   const analysis = readAnalysis();
   mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(`${RESULTS}latest.json`, `${JSON.stringify({ info, results }, null, 1)}\n`);
+  // JSON Lines (the run's info, then one workload per line): diffable, and left alone by the formatter.
+  writeFileSync(RESULTS_FILE, `${[info, ...results].map((item) => JSON.stringify(item)).join("\n")}\n`);
   writeFileSync(DOC, renderReport(info, results, analysis));
   process.stderr.write(`wrote docs/benchmarks.md (${info.seconds.toFixed(0)} s)\n`);
 }
