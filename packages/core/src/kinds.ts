@@ -86,9 +86,11 @@ export function createDict(): Dict {
   return {};
 }
 
-/** Copies the own enumerable keys of `source` into a fresh plain mapping (shallow). */
+/**
+ * Copies the own enumerable properties of `source` into a fresh plain mapping (shallow). Spread defines each
+ * property (a `__proto__` key stays data, no setter runs) and V8 copies a fast-mode object in one step: about 20 %
+ * faster on cloud-init's 10^5-node merges than a key-by-key loop (see docs/benchmarks.md).
+ */
 export function copyDict(source: Dict): Dict {
-  const out: Dict = {};
-  for (const key of Object.keys(source)) setKey(out, key, source[key]);
-  return out;
+  return { ...source };
 }
