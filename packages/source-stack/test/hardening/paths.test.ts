@@ -1,4 +1,5 @@
 import { isMergeError } from "@merge/core";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadStack, type StackHost } from "../../src/index.js";
 import { expectPristine } from "./hostile.js";
@@ -134,5 +135,45 @@ describe("stack paths from hostile grains, minion ids and pillar values", () => 
       expect(code).toBe("STACK_PATH");
     }
     tally("paths", lines.length);
+  });
+
+  it("never leaves the stack directory for any value made of path and glob characters (fast-check)", () => {
+    const piece = fc.constantFrom(
+      "..",
+      ".",
+      "/",
+      "*",
+      "**",
+      "?",
+      "[",
+      "]",
+      "!",
+      "\0",
+      "\n",
+      "\\",
+      "~",
+      "web1",
+      "secret",
+      "link",
+      "linkdir",
+      "minions",
+      "other",
+      tree.root,
+    );
+    const value = fc.array(piece, { minLength: 1, maxLength: 8 }).map((parts) => parts.join(""));
+    const runs = 300;
+    fc.assert(
+      fc.property(value, fc.constantFrom("id", "grain", "pillar"), fc.boolean(), (text, where, saltGlobs) => {
+        const host: StackHost =
+          where === "id"
+            ? { minionId: text }
+            : where === "grain"
+              ? { minionId: "web1", grains: { roles: [text] } }
+              : { minionId: "web1", pillar: { env: text } };
+        expectInside(mergedFiles(host, saltGlobs));
+      }),
+      { numRuns: runs },
+    );
+    tally("property", runs);
   });
 });
