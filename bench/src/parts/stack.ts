@@ -118,7 +118,7 @@ export async function runStack(workload: string): Promise<{ rows: Row[]; notes: 
       () => {
         for (const host of hosts) warm.load(host);
       },
-      { iterations: 7, warmupIterations: 1 },
+      { iterations: 7, warmupIterations: 1, patient: true },
     );
     rows.push({
       label: "1,000 hosts again, warm loader (steady state)",
@@ -132,7 +132,7 @@ export async function runStack(workload: string): Promise<{ rows: Row[]; notes: 
         const loader = stack.createStackLoader(options);
         for (const host of hosts) loader.load(host);
       },
-      { iterations: 7, warmupIterations: 1 },
+      { iterations: 7, warmupIterations: 1, patient: true },
     );
     rows.push({
       label: "1,000 distinct hosts, one new loader",
