@@ -1,5 +1,5 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import type { GlobFs } from "./glob.js";
 import { stackError } from "./problems.js";
 
@@ -12,6 +12,8 @@ export class StackFiles implements GlobFs {
   private readonly texts = new Map<string, string>();
   private readonly kinds = new Map<string, FileKind>();
   private readonly reals = new Map<string, string | undefined>();
+  // Per directory: its entry names folded for comparison, or null when it cannot be listed.
+  private readonly names = new Map<string, Set<string> | null>();
 
   constructor(
     private readonly cwd: string,
@@ -23,6 +25,7 @@ export class StackFiles implements GlobFs {
     this.texts.clear();
     this.kinds.clear();
     this.reals.clear();
+    this.names.clear();
   }
 
   /** Absolute form of a path as written (relative to the loader's working directory). */
@@ -71,7 +74,7 @@ export class StackFiles implements GlobFs {
     const abs = this.absolute(path);
     let kind = this.cache ? this.kinds.get(abs) : undefined;
     if (kind === undefined) {
-      kind = probe(abs);
+      kind = this.cache && this.surelyMissing(abs) ? "missing" : probe(abs);
       if (this.cache) {
         // Paths probed per host (minions/<id>.yml) would grow this without end on a long-lived loader.
         if (this.kinds.size >= MAX_PROBES) this.kinds.clear();
@@ -79,6 +82,28 @@ export class StackFiles implements GlobFs {
       }
     }
     return kind;
+  }
+
+  /**
+   * True when the cached listing of the path's directory has no entry of that name. Most hosts of a large fleet
+   * have no `minions/<id>.yml`: one directory read then answers for all of them instead of one lstat per host.
+   * Names are compared case-folded and NFC-normalised, so on a case- or normalisation-insensitive file system a
+   * near match still goes to lstat (which knows that file system's rules).
+   */
+  private surelyMissing(abs: string): boolean {
+    const dir = dirname(abs);
+    if (dir === abs) return false;
+    let names = this.names.get(dir);
+    if (names === undefined) {
+      try {
+        names = new Set(readdirSync(dir).map(fold));
+      } catch {
+        names = null;
+      }
+      if (this.names.size >= MAX_PROBES) this.names.clear();
+      this.names.set(dir, names);
+    }
+    return names !== null && !names.has(fold(basename(abs)));
   }
 
   /** The real path (symlinks resolved), or undefined when it cannot be resolved. */
@@ -113,6 +138,8 @@ export class StackFiles implements GlobFs {
 }
 
 const MAX_PROBES = 50_000;
+
+const fold = (name: string): string => name.normalize("NFC").toLowerCase();
 
 export type FileKind = "file" | "dir" | "dangling" | "other" | "missing";
 

@@ -16,7 +16,7 @@ import { type StackWarning, stackError } from "./problems.js";
 import { compareCodePoints, isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { markString, markTree, unmarkPattern } from "./taint.js";
-import { createRenderer } from "./template/index.js";
+import { createRenderer, jinjaSource } from "./template/index.js";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
 // biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything
@@ -97,6 +97,15 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     options.onWarning?.(warning);
   };
 
+  // With the built-in (Jinja) renderer, a text without `{` holds no tag, expression or comment: rendering gives the
+  // text with Jinja's newline rules applied, so it is neither compiled nor run (most stack files are plain YAML).
+  // A stray `#}` still goes to the renderer, which rejects it (Jinja itself would print it as text).
+  const plainShortcut = options.renderer === undefined;
+  const renderText = (source: string, file: string, vars: Record<string, unknown>, cfgPath: string) =>
+    plainShortcut && !source.includes("{") && !source.includes("#}")
+      ? jinjaSource(source)
+      : renderer.render(source, file, vars, cfgPath);
+
   const renderer =
     options.renderer ??
     createRenderer({
@@ -151,7 +160,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         __opts__: opts,
         __grains__: cfgGrains,
       };
-      const listing = renderer.render(files.read(cfg), cfg, cfgVars, cfgPath);
+      const listing = renderText(files.read(cfg), cfg, cfgVars, cfgPath);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
@@ -179,7 +188,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
             __grains__: grains,
             ymlpath: path,
           };
-          const text = renderer.render(files.read(path), path, vars, cfgPath);
+          const text = renderText(files.read(path), path, vars, cfgPath);
           const doc = parse(text, path);
           if (!isPlainObject(doc)) {
             warn({
