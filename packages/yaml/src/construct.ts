@@ -185,7 +185,9 @@ export class YamlConstructor {
   private node(node: AnyNode): unknown {
     if (node === null || node === undefined) node = EMPTY;
     if (isAlias(node)) node = this.deref(node)!;
-    const cached = this.built.get(node);
+    // Without an anchor in the text no node can be reached twice, so the cache would only cost time and memory.
+    const anchors = this.o.hasAnchors;
+    const cached = anchors ? this.built.get(node) : undefined;
     if (cached !== undefined) {
       this.spend(cached.size, node);
       this.lastPos = cached.pos;
@@ -202,7 +204,7 @@ export class YamlConstructor {
       this.spend(1, node);
       value = this.collection(node);
     }
-    this.built.set(node, { value, size: this.count - before, pos: this.lastPos });
+    if (anchors) this.built.set(node, { value, size: this.count - before, pos: this.lastPos });
     return value;
   }
 

@@ -28,6 +28,11 @@ const NOT_PLAIN_START = "#,[]{}&*!|>'\"%@`";
 export interface FastResult {
   readonly root: Node | null;
   readonly lineStarts: number[];
+  /**
+   * At least the deepest nesting the lexical depth check would measure (open flow brackets plus `-`/`?`
+   * indicators on one line), so that check can be skipped when this is within the limit.
+   */
+  readonly lexicalDepth: number;
 }
 
 export function fastParse(text: string, maxDepth: number): FastResult | undefined {
@@ -47,6 +52,11 @@ class FastParser {
   private readonly lineStarts: number[] = [];
   private index = 0;
   private sawStart = false;
+  /** Flow collections open now, and the most ever open at once. */
+  private flowOpen = 0;
+  private flowMax = 0;
+  /** The longest run of `-`/`?` indicators starting a line. */
+  private indicatorMax = 0;
 
   constructor(text: string, maxDepth: number) {
     this.text = text;
@@ -76,6 +86,7 @@ class FastParser {
           }
         }
         if (text[i] === "%" && i === pos) bail();
+        this.countIndicators(i, end);
         this.lines.push({ start: i, indent: i - pos, end });
       }
       if (end === text.length) break;
@@ -83,13 +94,38 @@ class FastParser {
     }
     if (this.lines.length === 0) {
       // `---` alone is a document holding null; nothing at all is no document.
-      if (!this.sawStart) return { root: null, lineStarts: this.lineStarts };
+      if (!this.sawStart) return { root: null, lineStarts: this.lineStarts, lexicalDepth: 0 };
       bail();
     }
     const first = this.lines[0]!;
+    const c = text[first.start];
+    if (c === "[" || c === "{") {
+      // A document that is one flow collection (JSON): read across lines; if that reader gives up, the line
+      // reader below may still take a one-line collection.
+      try {
+        const flow = new FlowReader(text, this.maxDepth);
+        const node = flow.document(first.start);
+        return { root: node, lineStarts: this.lineStarts, lexicalDepth: flow.deepest };
+      } catch (error) {
+        if (!(error instanceof Bail)) throw error;
+      }
+    }
     const root = this.block(first.indent, 0);
     if (this.index < this.lines.length) bail();
-    return { root, lineStarts: this.lineStarts };
+    return { root, lineStarts: this.lineStarts, lexicalDepth: this.flowMax + this.indicatorMax };
+  }
+
+  /** Counts the `-`/`?` indicators that open the line (`- - x`): the lexical depth check adds them up. */
+  private countIndicators(start: number, end: number): void {
+    const text = this.text;
+    let n = 0;
+    let i = start;
+    while (i < end && (text[i] === "-" || text[i] === "?") && (i + 1 === end || text[i + 1] === " ")) {
+      n++;
+      i += 2;
+      while (i < end && text.charCodeAt(i) === 32) i++;
+    }
+    if (n > this.indicatorMax) this.indicatorMax = n;
   }
 
   private block(indent: number, depth: number): Node {
@@ -315,6 +351,14 @@ class FastParser {
   /** A one-line flow collection of scalars and flow collections; returns the node and the offset after it. */
   private flow(start: number, end: number, depth: number): [Node, number] {
     if (depth > this.maxDepth) bail();
+    this.flowOpen++;
+    if (this.flowOpen > this.flowMax) this.flowMax = this.flowOpen;
+    const result = this.flowBody(start, end, depth);
+    this.flowOpen--;
+    return result;
+  }
+
+  private flowBody(start: number, end: number, depth: number): [Node, number] {
     const text = this.text;
     const isMap = text[start] === "{";
     const close = isMap ? "}" : "]";
@@ -382,5 +426,176 @@ class FastParser {
     node.type = "PLAIN";
     node.range = [i, stop, stop];
     return [node, j];
+  }
+}
+
+const FLOW_END = new Set([" ", "\n", ",", "[", "]", "{", "}"]);
+const JSON_ESCAPES: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/**
+ * A document that is a single flow collection spread over any number of lines, as JSON is: collections, one-line
+ * quoted scalars (double-quoted ones with JSON's escapes only), and plain scalars of one word. Keys must end on
+ * their own line with `:` (PyYAML's simple-key rule), values must be present, no comments, nothing after the
+ * collection but blank lines. Anything else gives up, and the full parser reads the text.
+ */
+class FlowReader {
+  private readonly text: string;
+  private readonly maxDepth: number;
+  private open = 0;
+  /** Deepest nesting of flow collections met. */
+  deepest = 0;
+
+  constructor(text: string, maxDepth: number) {
+    this.text = text;
+    this.maxDepth = maxDepth;
+  }
+
+  document(start: number): Node {
+    const text = this.text;
+    const [node, after] = this.collection(start);
+    for (let i = after; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch !== 32 && ch !== 10) bail();
+    }
+    return node;
+  }
+
+  /** Skips spaces and line breaks. */
+  private space(i: number): number {
+    const text = this.text;
+    for (;;) {
+      const ch = text.charCodeAt(i);
+      if (ch !== 32 && ch !== 10) return i;
+      i++;
+    }
+  }
+
+  private collection(start: number): [Node, number] {
+    this.open++;
+    if (this.open > this.maxDepth) bail();
+    if (this.open > this.deepest) this.deepest = this.open;
+    const text = this.text;
+    const isMap = text[start] === "{";
+    const close = isMap ? "}" : "]";
+    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    node.flow = true;
+    let i = this.space(start + 1);
+    if (text[i] !== close) {
+      for (;;) {
+        if (isMap) {
+          const c = text[i];
+          if (c === "[" || c === "{") bail();
+          const [key, afterKey] = this.item(i);
+          let j = afterKey;
+          while (text.charCodeAt(j) === 32) j++;
+          // A simple key ends with `:` on its own line, within 1024 characters (PyYAML, libyaml).
+          if (text[j] !== ":" || j - i > 1000) bail();
+          // After a plain key the `:` needs a space (`a:1` is one scalar); JSON's quoted keys need none.
+          if (key.type === "PLAIN" && text[j + 1] !== " " && text[j + 1] !== "\n") bail();
+          const v = this.space(j + 1);
+          if (text[v] === "," || text[v] === "}") bail();
+          const [value, afterValue] = this.item(v);
+          (node as YAMLMap).items.push(new Pair(key, value));
+          i = this.space(afterValue);
+        } else {
+          const [item, afterItem] = this.item(i);
+          (node as YAMLSeq).items.push(item);
+          i = this.space(afterItem);
+        }
+        if (text[i] === ",") {
+          i = this.space(i + 1);
+          if (text[i] === close || text[i] === ",") bail();
+          continue;
+        }
+        if (text[i] === close) break;
+        bail();
+      }
+    }
+    node.range = [start, i + 1, i + 1];
+    this.open--;
+    return [node, i + 1];
+  }
+
+  /** A collection or a scalar starting at `i`; returns it and the offset after it. */
+  private item(i: number): [Node & { type?: Scalar.Type }, number] {
+    const text = this.text;
+    const c = text[i];
+    if (c === "[" || c === "{") return this.collection(i);
+    if (c === '"') return this.doubleQuoted(i);
+    if (c === "'") return this.singleQuoted(i);
+    if (c === undefined || NOT_PLAIN_START.includes(c) || c === "?" || c === ":" || FLOW_END.has(c)) bail();
+    if (c === "-" && FLOW_END.has(text[i + 1] ?? " ")) bail();
+    let j = i + 1;
+    for (;;) {
+      const ch = text[j];
+      if (ch === undefined || FLOW_END.has(ch) || ch === ":") break;
+      if (ch === "#" || ch === "?") bail();
+      j++;
+    }
+    return [this.scalar(text.slice(i, j), "PLAIN", i, j), j];
+  }
+
+  private scalar(source: string, type: Scalar.Type, start: number, end: number): Scalar {
+    const node = new Scalar(null);
+    node.source = source;
+    node.type = type;
+    node.range = [start, end, end];
+    return node;
+  }
+
+  private singleQuoted(start: number): [Scalar, number] {
+    const text = this.text;
+    let i = start + 1;
+    for (;;) {
+      const ch = text[i];
+      if (ch === undefined || ch === "\n") bail();
+      if (ch === "'") {
+        if (text[i + 1] !== "'") break;
+        i++;
+      }
+      i++;
+    }
+    const raw = text.slice(start + 1, i);
+    return [this.scalar(raw.replace(/''/g, "'"), "QUOTE_SINGLE", start, i + 1), i + 1];
+  }
+
+  private doubleQuoted(start: number): [Scalar, number] {
+    const text = this.text;
+    let value = "";
+    let from = start + 1;
+    let i = from;
+    for (;;) {
+      const ch = text[i];
+      if (ch === undefined || ch === "\n") bail();
+      if (ch === '"') break;
+      if (ch === "\\") {
+        const e = text[i + 1]!;
+        let decoded = JSON_ESCAPES[e];
+        let length = 2;
+        if (e === "u") {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) bail();
+          decoded = String.fromCharCode(Number.parseInt(hex, 16));
+          length = 6;
+        }
+        if (decoded === undefined) bail();
+        value += text.slice(from, i) + decoded;
+        i += length;
+        from = i;
+        continue;
+      }
+      i++;
+    }
+    value = from === start + 1 ? text.slice(from, i) : value + text.slice(from, i);
+    return [this.scalar(value, "QUOTE_DOUBLE", start, i + 1), i + 1];
   }
 }

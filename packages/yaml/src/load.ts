@@ -363,8 +363,10 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
     );
   }
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  checkLexicalDepth(text, maxDepth, file);
   const fast = fastParse(text, maxDepth);
+  // The fast path knows an upper bound of the nesting the lexical check measures: only a text that might exceed
+  // the limit pays for the lexer (which costs as much as the fast path itself on a large flow document).
+  if (fast === undefined || fast.lexicalDepth > maxDepth) checkLexicalDepth(text, maxDepth, file);
   if (fast !== undefined) {
     for (const start of fast.lineStarts) lines.addNewLine(start);
     return {
