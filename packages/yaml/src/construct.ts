@@ -43,6 +43,8 @@ export interface ConstructorOptions {
   readonly lines: LineCounter;
   readonly track: boolean;
   readonly hasAnchors: boolean;
+  /** False when the text holds neither `<<` nor a tag, so no mapping can have a merge key. */
+  readonly mayMerge: boolean;
   /** Length of the text when it does not end with a line break (a block scalar reaching it gets no final "\n"). */
   readonly openEnd: number | undefined;
   /** The text being read (to place error marks). */
@@ -364,6 +366,7 @@ export class YamlConstructor {
   }
 
   private hasMerge(node: YAMLMap): boolean {
+    if (!this.o.mayMerge) return false;
     for (const pair of node.items) if (this.isMergeKey(this.deref(pair.key as AnyNode))) return true;
     return false;
   }

@@ -425,6 +425,7 @@ function constructDocument(
     lines: prepared.lines,
     track,
     hasAnchors: prepared.text.includes("&"),
+    mayMerge: prepared.text.includes("<<") || prepared.text.includes("!"),
     openEnd: /[\n\r]$/.test(prepared.text) ? undefined : prepared.text.length,
     text: prepared.text,
   });
