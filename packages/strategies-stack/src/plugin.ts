@@ -51,7 +51,7 @@ export function strategyFromOptions(options: MergerOptions): StackStrategy {
  * The `stack` merger: Salt PillarStack's merging of a new YAML mapping into the data merged so far.
  * Mappings merge key by key and lists concatenate unless a `__` directive picks another strategy; scalars and
  * values of different types are replaced by the new value. Pure: inputs are never changed, untouched subtrees are
- * shared with them.
+ * shared with them. Its in-place handlers let `mergeAll` grow an accumulator it owns, with the same results.
  */
 export function stackMerger(): MergerPlugin {
   return {
