@@ -393,7 +393,10 @@ export class YamlConstructor {
       }
       // flatten_mapping turns a `=` key (the YAML 1.1 value key) into a plain string.
       this.atKey = true;
-      let key = isScalar(keyNode) && this.scalarTag(keyNode) === TAG.value ? "=" : this.node(keyNode);
+      // Only a `=` or a tagged key can be the value key: resolving every key twice would cost time on large mappings.
+      const valueKey =
+        (keyNode.source === "=" || keyNode.tag !== undefined) && this.scalarTag(keyNode) === TAG.value;
+      let key = valueKey ? "=" : this.node(keyNode);
       this.atKey = false;
       if (key instanceof YamlFloat) key = key.value;
       if (typeof key === "object" && key !== null && !(key instanceof Date) && !(key instanceof Uint8Array)) {
@@ -404,7 +407,8 @@ export class YamlConstructor {
       let duplicate: boolean;
       let name: unknown = key;
       if (classes === undefined && typeof key === "string") {
-        duplicate = obj !== undefined ? Object.hasOwn(obj, key) : map!.has(key);
+        // Only Salt refuses a repeated string key; otherwise writing it again already keeps the first position.
+        duplicate = salt && (obj !== undefined ? Object.hasOwn(obj, key) : map!.has(key));
       } else {
         if (classes === undefined) {
           classes = new Map();
