@@ -1,4 +1,32 @@
-import { type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { type Node, type Pair, type Scalar, YAMLMap, YAMLSeq } from "yaml";
+
+/**
+ * Scalars and pairs are most of the nodes of a large document, and the `yaml` package's classes are costly to make
+ * (each node defines a property); the constructor reads only `source`, `type`, `range`, `tag` and `anchor` of a
+ * scalar and `key`/`value` of a pair. So the fast path makes lighter objects, recognised by `isScalar` through the
+ * registered symbol the `yaml` package identifies its nodes by (shared by every copy of that package).
+ */
+const NODE_TYPE = Symbol.for("yaml.node.type");
+class LightScalar {
+  constructor(
+    readonly source: string,
+    readonly type: Scalar.Type,
+    readonly start: number,
+    readonly end: number,
+  ) {}
+  get range(): [number, number, number] {
+    return [this.start, this.end, this.end];
+  }
+}
+Object.defineProperty(LightScalar.prototype, NODE_TYPE, { value: Symbol.for("yaml.scalar") });
+
+function scalarNode(source: string, type: Scalar.Type, start: number, end: number): Scalar {
+  return new LightScalar(source, type, start, end) as unknown as Scalar;
+}
+
+function pairOf(key: Node, value: Node): Pair {
+  return { key, value } as unknown as Pair;
+}
 
 /**
  * A quick reader for the plain shape most configuration files have: block mappings and sequences, one-line plain
@@ -186,10 +214,7 @@ class FastParser {
     if (inMapping && next !== undefined && next.indent === indent && this.isSeqItem(next)) {
       return this.sequence(indent, depth + 1, true);
     }
-    const empty = new Scalar(null);
-    empty.source = "";
-    empty.type = "PLAIN";
-    empty.range = [at, at, at];
+    const empty = scalarNode("", "PLAIN", at, at);
     return empty;
   }
 
@@ -221,7 +246,7 @@ class FastParser {
         value = this.inline(rest, line.end, depth + 1);
         this.noDeeperLine(indent);
       }
-      map.items.push(new Pair(key, value));
+      map.items.push(pairOf(key, value));
     }
     return map;
   }
@@ -292,10 +317,12 @@ class FastParser {
       if (close < 0) bail();
       if (!isKey) this.onlyComment(close, end);
       const raw = text.slice(start + 1, close - 1);
-      const node = new Scalar(null);
-      node.source = c === "'" ? raw.replace(/''/g, "'") : raw;
-      node.type = c === "'" ? "QUOTE_SINGLE" : "QUOTE_DOUBLE";
-      node.range = [start, close, close];
+      const node = scalarNode(
+        c === "'" ? raw.replace(/''/g, "'") : raw,
+        c === "'" ? "QUOTE_SINGLE" : "QUOTE_DOUBLE",
+        start,
+        close,
+      );
       return node;
     }
     this.checkPlainStart(start, end, false);
@@ -310,10 +337,7 @@ class FastParser {
     const value = text.slice(start, stop);
     // `a: b: c` and friends are errors for PyYAML: leave them to the full parser.
     if (!isKey && (value.includes(": ") || value.endsWith(":"))) bail();
-    const node = new Scalar(null);
-    node.source = value;
-    node.type = "PLAIN";
-    node.range = [start, stop, stop];
+    const node = scalarNode(value, "PLAIN", start, stop);
     return node;
   }
 
@@ -375,7 +399,7 @@ class FastParser {
       if (isMap) {
         if (text[i] !== ":" || !(text[i + 1] === " ")) bail();
         const [value, next] = this.flowItem(this.skipSpaces(i + 1, end), end, depth);
-        (node as YAMLMap).items.push(new Pair(item, value));
+        (node as YAMLMap).items.push(pairOf(item, value));
         i = this.skipSpaces(next, end);
       } else {
         if (text[i] === ":") bail();
@@ -403,10 +427,12 @@ class FastParser {
       const close = this.quoteEnd(i, end);
       if (close < 0) bail();
       const raw = text.slice(i + 1, close - 1);
-      const node = new Scalar(null);
-      node.source = c === "'" ? raw.replace(/''/g, "'") : raw;
-      node.type = c === "'" ? "QUOTE_SINGLE" : "QUOTE_DOUBLE";
-      node.range = [i, close, close];
+      const node = scalarNode(
+        c === "'" ? raw.replace(/''/g, "'") : raw,
+        c === "'" ? "QUOTE_SINGLE" : "QUOTE_DOUBLE",
+        i,
+        close,
+      );
       return [node, close];
     }
     this.checkPlainStart(i, end, true);
@@ -421,10 +447,7 @@ class FastParser {
     let stop = j;
     while (stop > i && text.charCodeAt(stop - 1) === 32) stop--;
     if (stop === i) bail();
-    const node = new Scalar(null);
-    node.source = text.slice(i, stop);
-    node.type = "PLAIN";
-    node.range = [i, stop, stop];
+    const node = scalarNode(text.slice(i, stop), "PLAIN", i, stop);
     return [node, j];
   }
 }
@@ -504,7 +527,7 @@ class FlowReader {
           const v = this.space(j + 1);
           if (text[v] === "," || text[v] === "}") bail();
           const [value, afterValue] = this.item(v);
-          (node as YAMLMap).items.push(new Pair(key, value));
+          (node as YAMLMap).items.push(pairOf(key, value));
           i = this.space(afterValue);
         } else {
           const [item, afterItem] = this.item(i);
@@ -545,10 +568,7 @@ class FlowReader {
   }
 
   private scalar(source: string, type: Scalar.Type, start: number, end: number): Scalar {
-    const node = new Scalar(null);
-    node.source = source;
-    node.type = type;
-    node.range = [start, end, end];
+    const node = scalarNode(source, type, start, end);
     return node;
   }
 
