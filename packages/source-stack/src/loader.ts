@@ -1,5 +1,6 @@
 import { relative, resolve } from "node:path";
 import {
+  checkTree,
   cloneTree,
   type Dict,
   isMergeError,
@@ -131,9 +132,9 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
 
   function load(host: StackHost): StackResult {
     warnings = [];
-    const pillar = cloneTree(host.pillar ?? {});
-    const grains = cloneTree(host.grains ?? {});
-    const opts = cloneTree(host.opts ?? options.opts ?? {});
+    const pillar = cloneTree(checkedInput(host.pillar ?? {}, "pillar", options.maxDepth));
+    const grains = cloneTree(checkedInput(host.grains ?? {}, "grains", options.maxDepth));
+    const opts = cloneTree(checkedInput(host.opts ?? options.opts ?? {}, "opts", options.maxDepth));
     const fold = newFold();
     const merged: string[] = [];
     const configs = configPaths(options.config, { pillar, grains, opts });
@@ -335,4 +336,16 @@ function mergeLocated(fold: StackFold, doc: Dict, text: string, file: string): v
     error.source = { file, line: position?.line, column: position?.column };
     throw error;
   }
+}
+
+// Pillar, grains (which the minion sets) and opts come from outside: walk them without recursion before copying
+// them, so a cyclic or absurdly deep value is a coded error (CYCLIC_INPUT, DEPTH_LIMIT), not a stack overflow.
+function checkedInput<T>(value: T, what: string, maxDepth: number | undefined): T {
+  try {
+    checkTree(value, maxDepth === undefined ? {} : { maxDepth });
+  } catch (error) {
+    if (isMergeError(error) && error.source === undefined) error.source = { file: what };
+    throw error;
+  }
+  return value;
 }
