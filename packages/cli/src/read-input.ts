@@ -14,11 +14,31 @@ export interface InputText {
  * Failures are coded errors naming the file: `FILE_NOT_FOUND`, or `FILE_READ` for directories and permissions.
  */
 export async function readInput(name: string, io: CliIO): Promise<InputText> {
-  if (name === "-") return { name, text: stripBom(Buffer.from(await io.readStdin()).toString("utf8")) };
+  if (name === "-") return { name, text: decodeText(name, await io.readStdin()) };
+  let bytes: Uint8Array;
   try {
-    return { name, text: stripBom(await readFile(resolve(io.cwd, name), "utf8")) };
+    bytes = await readFile(resolve(io.cwd, name));
   } catch (error) {
     throw fileError(name, error);
+  }
+  return { name, text: decodeText(name, bytes) };
+}
+
+/**
+ * Decodes input as PyYAML's reader does: a UTF-16 byte-order mark selects UTF-16, anything else must be valid UTF-8.
+ * A lenient decode would turn bad bytes into U+FFFD and merge a value the real loaders never produce.
+ */
+function decodeText(name: string, bytes: Uint8Array): string {
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? "utf-16le"
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? "utf-16be"
+        : "utf-8";
+  try {
+    return stripBom(new TextDecoder(encoding, { fatal: true }).decode(bytes));
+  } catch (cause) {
+    throw new MergeError("YAML_ENCODING", `is not valid ${encoding} text`, { source: { file: name }, cause });
   }
 }
 

@@ -75,6 +75,12 @@ describe("hostile input through the binary", () => {
       ["bomb.yml", bomb, /bomb\.yml:\d+:\d+: .*\[SIZE_LIMIT\]/],
       ["deep.yml", `${"[".repeat(100_000)}${"]".repeat(100_000)}`, /deep\.yml:1:\d+: .*\[DEPTH_LIMIT\]/],
       ["deep-block.yml", `${"- ".repeat(100_000)}x\n`, /deep-block\.yml:\d+:\d+: .*\[DEPTH_LIMIT\]/],
+      ["binary.yml", new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0x0a]), /binary\.yml: .*\[YAML_ENCODING\]/],
+      [
+        "utf16-bad.yml",
+        new Uint8Array([0xff, 0xfe, 0x61, 0x00, 0x00, 0xd8]),
+        /utf16-bad\.yml: .*\[YAML_ENCODING\]/,
+      ],
       ["python.yml", "a: !!python/object/apply:os.system ['id']\n", /python\.yml:1:\d+: .*\[YAML_TAG\]/],
       ["tabs.yml", "a:\n\tb: 1\n", /tabs\.yml:2:1: .*\[YAML_PARSE\]/],
       ["recursive.yml", "a: &a [*a]\n", /recursive\.yml:1:\d+: .*\[YAML_PARSE\]/],
@@ -88,6 +94,16 @@ describe("hostile input through the binary", () => {
     }
     tally("size", 3);
     tally("odd-yaml", cases.length - 3);
+  });
+
+  it("reads UTF-16 with a byte-order mark, and a UTF-8 byte-order mark, from files and stdin", () => {
+    const utf16 = file(
+      "utf16.yml",
+      new Uint8Array([0xff, 0xfe, 0x61, 0, 0x3a, 0, 0x20, 0, 0x31, 0, 0x0a, 0]),
+    );
+    expect(merge(["docs", utf16], { cwd: dir }).stdout).toBe("a: 1\n");
+    expect(merge(["docs", "-"], { cwd: dir, input: "\ufeffa: 1\n" }).stdout).toBe("a: 1\n");
+    tally("odd-yaml", 2);
   });
 
   it("reports missing files, directories and FIFOs given as input, and empty stdin", () => {
