@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { isPlainObject, MergeError } from "@merge/core";
 import type { CloudConfigPart, CloudConfigType } from "./parts.js";
@@ -89,7 +90,12 @@ export async function parseUserData(
 
   const out: UserData = { parts: [], skipped: [] };
   let attached = 0;
-  const attach = (type: string, text: string, headers: [string, string][], filename: string | undefined) => {
+  const attach = (
+    type: string,
+    text: string | Uint8Array,
+    headers: [string, string][],
+    filename: string | undefined,
+  ) => {
     attached++;
     const name = filename ?? `part-${String(attached).padStart(3, "0")}`;
     if (type === "text/cloud-config" || type === "text/cloud-config-jsonp") {
@@ -139,7 +145,9 @@ export async function parseUserData(
       }
       continue;
     }
-    attach(type, text, headers, leaf.filename);
+    // cloud-init decodes a part with surrogateescape and PyYAML then refuses the escaped bytes, so nothing of the part
+    // is merged: keep such a part as bytes, which our YAML reader rejects (YAML_ENCODING), rather than merge U+FFFD.
+    attach(type, isUtf8(payload) ? text : new Uint8Array(payload), headers, leaf.filename);
   }
   return out;
 }
