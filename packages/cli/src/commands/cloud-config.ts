@@ -33,7 +33,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         warn(io, `${name}: skipped part ${skipped.name}: ${skipped.reason}`);
       parts.push(...data.parts);
     } else {
-      parts.push({ text: bytes.toString("utf8"), name });
+      // As bytes: the YAML reader decodes them as cloud-init does (a part that is not UTF-8 is rejected).
+      parts.push({ text: new Uint8Array(bytes), name });
     }
   }
 

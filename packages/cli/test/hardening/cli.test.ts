@@ -293,5 +293,12 @@ describe("hostile minions and user-data through the binary", () => {
     expect(run.stderr).toMatch(/\[JSON_PATCH\]/);
     expect(run.stderr).not.toMatch(/\n\s+at /);
     tally("pollution", parts.length);
+    // A part that is not UTF-8 is rejected whole, as cloud-init's YAML reader rejects it.
+    const binary = file("p6.yml", Buffer.from("#cloud-config\nbad: \xff\n", "latin1"));
+    const withBinary = merge(["cloud-config", parts[0]!, binary, "-f", "json"], { cwd: dir });
+    expect(withBinary.status).toBe(0);
+    expect(Object.keys(JSON.parse(withBinary.stdout))).toEqual(["__proto__", "runcmd"]);
+    expect(withBinary.stderr).toMatch(/p6\.yml.*\[YAML_ENCODING\]/);
+    tally("odd-yaml", 1);
   });
 });
