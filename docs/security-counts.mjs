@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every package's hardening suite (packages/*/test/hardening) and prints the table of docs/security.md from the
-// counts the tests themselves record (test/hardening/tally.ts): a case is counted only after its assertions passed.
+// counts the tests themselves record (test-kit/tally.ts): a case is counted only after its assertions passed.
 // `node docs/security-counts.mjs --write` also replaces the table between the markers in docs/security.md.
 // Needs built packages and, for the MySQL cases, the MERGE_TEST_MYSQL_* variables of scripts/mariadb.sh.
 import { spawnSync } from "node:child_process";

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, merge, REPO } from "../helpers.js";
-import { hostileJsonTexts } from "./hostile.js";
-import { reportCounts, tally } from "./tally.js";
+import { hostileJsonTexts } from "../../../../test-kit/hostile.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/cli", import.meta.url);
 

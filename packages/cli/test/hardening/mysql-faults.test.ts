@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, merge } from "../helpers.js";
-import { reportCounts, tally } from "./tally.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/cli", import.meta.url);
 

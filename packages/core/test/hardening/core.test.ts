@@ -10,8 +10,8 @@ import {
   parseSpecList,
 } from "../../src/index.js";
 import { concatList, deepDict, replaceScalar } from "../../src/test-plugins.js";
-import { expectPristine, hostileJsonTexts, ownHostileKeys } from "./hostile.js";
-import { figure, reportCounts, tally } from "./tally.js";
+import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
+import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/core", import.meta.url);
 

@@ -8,8 +8,8 @@ import {
   mergeCloudConfig,
   mergeUserData,
 } from "../../src/index.js";
-import { expectPristine, hostileJsonTexts, ownHostileKeys } from "./hostile.js";
-import { reportCounts, tally } from "./tally.js";
+import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/mergers-cloudinit", import.meta.url);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mergeCloudConfig } from "../../src/index.js";
-import { reportCounts, tally } from "./tally.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/mergers-cloudinit", import.meta.url);
 

@@ -1,7 +1,7 @@
 import { isMergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { mergeUserData } from "../../src/index.js";
-import { reportCounts, tally } from "./tally.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/mergers-cloudinit", import.meta.url);
 

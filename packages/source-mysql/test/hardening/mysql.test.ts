@@ -9,8 +9,8 @@ import {
   unusedPort,
   waitForQuery,
 } from "../../src/test-db.js";
-import { expectPristine, ownHostileKeys } from "./hostile.js";
-import { figure, reportCounts, tally } from "./tally.js";
+import { expectPristine, ownHostileKeys } from "../../../../test-kit/hostile.js";
+import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/source-mysql", import.meta.url);
 

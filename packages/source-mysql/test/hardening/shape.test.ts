@@ -2,8 +2,8 @@ import { isMergeError } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { shapeRows } from "../../src/index.js";
-import { expectPristine } from "./hostile.js";
-import { reportCounts, tally } from "./tally.js";
+import { expectPristine } from "../../../../test-kit/hostile.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/source-mysql", import.meta.url);
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { isMergeError, type MergeError } from "@merge/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStackLoader, loadStack } from "../../src/index.js";
-import { expectPristine, hostileJsonTexts, ownHostileKeys } from "./hostile.js";
-import { reportCounts, tally } from "./tally.js";
+import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 import { makeTree } from "./tree.js";
 
 reportCounts("@merge/source-stack", import.meta.url);

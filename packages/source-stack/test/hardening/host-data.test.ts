@@ -1,7 +1,7 @@
 import { isMergeError, type MergeError } from "@merge/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadStack } from "../../src/index.js";
-import { reportCounts, tally } from "./tally.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 import { makeTree } from "./tree.js";
 
 reportCounts("@merge/source-stack", import.meta.url);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStackLoader } from "../../src/index.js";
-import { figure, reportCounts, tally } from "./tally.js";
+import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
 import { makeTree } from "./tree.js";
 
 reportCounts("@merge/source-stack", import.meta.url);

@@ -2,8 +2,8 @@ import { isMergeError } from "@merge/core";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadStack, type StackHost } from "../../src/index.js";
-import { expectPristine } from "./hostile.js";
-import { reportCounts, tally } from "./tally.js";
+import { expectPristine } from "../../../../test-kit/hostile.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 import { makeTree, SECRET } from "./tree.js";
 
 reportCounts("@merge/source-stack", import.meta.url);

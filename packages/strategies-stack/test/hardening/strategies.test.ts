@@ -8,8 +8,8 @@ import {
   stackMerge,
   stackMerger,
 } from "../../src/index.js";
-import { expectPristine, hostileJsonTexts, ownHostileKeys } from "./hostile.js";
-import { reportCounts, tally } from "./tally.js";
+import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/strategies-stack", import.meta.url);
 

@@ -1,7 +1,7 @@
 import { isMergeError, type MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { loadYaml } from "../../src/index.js";
-import { reportCounts, tally } from "./tally.js";
+import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/yaml", import.meta.url);
 

@@ -2,8 +2,8 @@ import { isMergeError, type MergeError } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dumpYaml, loadYaml, loadYamlAll, type YamlFlavor } from "../../src/index.js";
-import { expectPristine, hostileJsonTexts, ownHostileKeys } from "./hostile.js";
-import { figure, reportCounts, tally } from "./tally.js";
+import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
+import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/yaml", import.meta.url);
 
