@@ -25,6 +25,7 @@ export {
   VALUE_KINDS,
   type ValueKind,
 } from "./kinds.js";
+export { compareCodePoints } from "./order.js";
 export { formatPath, type PathKey } from "./path.js";
 export {
   definePlugin,

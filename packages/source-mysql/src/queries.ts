@@ -1,4 +1,7 @@
-import { type Dict, hasOwn, isPlainObject, setKey } from "@merge/core";
+import { compareCodePoints, type Dict, hasOwn, isPlainObject, setKey } from "@merge/core";
+
+// Keyword queries are sorted as Salt sorts them (Python `str` order); kept importable from here for the tests.
+export { compareCodePoints };
 import { mysqlError } from "./errors.js";
 
 /** One query after normalisation: what Salt's `extract_queries` returns as `[root, {...}]`. */
@@ -44,25 +47,6 @@ export function pyTruthy(value: unknown): boolean {
   if (typeof value === "string" || Array.isArray(value)) return value.length > 0;
   if (isPlainObject(value)) return Object.keys(value).length > 0;
   return true;
-}
-
-/** Compares strings by Unicode code point, as Python sorts `str` (JS's default sort compares UTF-16 units). */
-export function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // Only when a surrogate meets a unit above the surrogate block does UTF-16 order disagree with code points.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) {
-      if (xs && y >= 0xe000) return 1;
-      if (ys && x >= 0xe000) return -1;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 const PY_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { StackFiles } from "./files.js";
 import { fnmatchRegex, pyGlob, splitPath } from "./glob.js";
-import { compareCodePoints } from "./pytext.js";
+import { compareCodePoints } from "@merge/core";
 import { makeTree } from "./test-tree.js";
 
 // Expected results were worked out from CPython's glob/fnmatch rules (see glob.ts).

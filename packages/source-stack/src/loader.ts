@@ -2,6 +2,7 @@ import { relative, resolve } from "node:path";
 import {
   checkTree,
   cloneTree,
+  compareCodePoints,
   type Dict,
   isMergeError,
   isPlainObject,
@@ -14,7 +15,7 @@ import { StackFiles } from "./files.js";
 import { createFoldFactory, type StackFold } from "./fold.js";
 import { joinPath, pyGlob, splitPath } from "./glob.js";
 import { type StackWarning, stackError } from "./problems.js";
-import { compareCodePoints, isBlank, splitLines } from "./pytext.js";
+import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { markString, markTree, unmarkPattern } from "./taint.js";
 import { createRenderer, jinjaSource } from "./template/index.js";

@@ -1,4 +1,4 @@
-import { isPlainObject } from "@merge/core";
+import { compareCodePoints, isPlainObject } from "@merge/core";
 import { yamlError } from "./errors.js";
 import { pythonFloatRepr } from "./pyfloat.js";
 import { resolvePlain, TAG } from "./resolver.js";
@@ -99,17 +99,6 @@ function sortClass(key: unknown): SortClass {
       if (key instanceof Uint8Array) return "bytes";
       return "other";
   }
-}
-
-function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
 }
 
 function compareKeys(a: unknown, b: unknown, cls: SortClass): number {

@@ -18,4 +18,4 @@ export {
   type TemplateWarning,
 } from "./renderer.js";
 export { saltBuiltins, traverse } from "./salt.js";
-export { codePointCompare, type JsonOptions, pyJsonDumps, pyPformat } from "./serialize-python.js";
+export { type JsonOptions, pyJsonDumps, pyPformat } from "./serialize-python.js";

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { roundPy } from "./decimal.js";
 import { pyPercent } from "./pyformat.js";
 import { floatRepr, PyTuple, pyBool, pyEq, pyRepr, pyStr, strRepr } from "./pyvalues.js";
-import { codePointCompare, pyJsonDumps } from "./serialize-python.js";
+import { compareCodePoints } from "@merge/core";
+import { pyJsonDumps } from "./serialize-python.js";
 import { traverse } from "./salt.js";
 
 describe("Python values", () => {
@@ -87,7 +88,7 @@ describe("json.dumps", () => {
     expect(pyJsonDumps({ b: 1, a: [1, 2.5, null], "\u{1F600}": 0, "\uFFFD": 1 })).toBe(
       '{"a": [1, 2.5, null], "b": 1, "\uFFFD": 1, "\u{1F600}": 0}',
     );
-    expect(["\u{1F600}", "\uFFFD", "a"].sort(codePointCompare)).toEqual(["a", "\uFFFD", "\u{1F600}"]);
+    expect(["\u{1F600}", "\uFFFD", "a"].sort(compareCodePoints)).toEqual(["a", "\uFFFD", "\u{1F600}"]);
     expect(pyJsonDumps([Number.NaN, Number.POSITIVE_INFINITY, "é\n"])).toBe('[NaN, Infinity, "é\\n"]');
     expect(pyJsonDumps({ a: [] }, { indent: 2 })).toBe('{\n  "a": []\n}');
   });

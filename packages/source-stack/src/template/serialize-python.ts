@@ -1,27 +1,12 @@
 // Python's json.dumps (as Salt's `|json` calls it) and pprint.pformat (`|python`), written out exactly.
-import { hasOwn, isPlainObject } from "@merge/core";
+import { compareCodePoints, hasOwn, isPlainObject } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
 import { isSafeString, numberStr, PyTuple, pyRepr, strRepr } from "./pyvalues.js";
-
-/** Orders strings by code point, as Python sorts str keys. */
-export function codePointCompare(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // A surrogate (U+D800-DFFF) starts a code point above U+FFFF: it sorts after all other BMP characters.
-    const sx = x >= 0xd800 && x <= 0xdfff ? x + 0x2000 : x >= 0xe000 ? x - 0x800 : x;
-    const sy = y >= 0xd800 && y <= 0xdfff ? y + 0x2000 : y >= 0xe000 ? y - 0x800 : y;
-    return sx - sy;
-  }
-  return a.length - b.length;
-}
 
 function sortedKeys(obj: Record<string, unknown>): string[] {
   const keys: string[] = [];
   for (const k in obj) if (hasOwn(obj, k)) keys.push(k);
-  return keys.sort(codePointCompare);
+  return keys.sort(compareCodePoints);
 }
 
 function ownKeys(obj: Record<string, unknown>): string[] {
