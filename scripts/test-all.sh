@@ -13,4 +13,17 @@ trap mariadb_stop EXIT
 pnpm run build
 pnpm run typecheck
 pnpm run lint
-pnpm exec turbo run test --concurrency=1
+results=$(mktemp)
+trap 'mariadb_stop; rm -f "$results"' EXIT
+status=0
+pnpm exec turbo run test --concurrency=1 2>&1 | tee "$results" || status=$?
+# One closing line for the whole run, summed over every package's vitest summary ("Tests  3 failed | 74 passed").
+sed 's/\x1b\[[0-9;]*m//g' "$results" | awk '
+  /Tests +[0-9]/ {
+    for (i = 1; i <= NF; i++) {
+      if ($(i + 1) ~ /^passed/) passed += $i
+      if ($(i + 1) ~ /^failed/) failed += $i
+    }
+  }
+  END { printf "%d passed, %d failed\n", passed, failed }'
+exit "$status"
