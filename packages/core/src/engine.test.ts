@@ -1,22 +1,12 @@
 import yaml from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { isMergeError, type MergeError } from "./errors.js";
 import type { MergerPlugin, TraceEvent } from "./plugin.js";
 import { createRegistry } from "./registry.js";
 import { concatList, deepDict, explosive, replaceScalar } from "./test-plugins.js";
+import { catchMergeError as caught } from "../../../test-kit/errors.js";
 
 const registry = createRegistry([deepDict(), concatList(), replaceScalar(), explosive()]);
 const standard = registry.resolve("deep()+concat()+scalar()");
-
-function caught(fn: () => unknown): MergeError {
-  try {
-    fn();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null) {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { isMergeError, type MergeError } from "./errors.js";
 import type { MergerPlugin } from "./plugin.js";
 import { createRegistry } from "./registry.js";
 import { concatList, deepDict, replaceScalar } from "./test-plugins.js";
-
-function caught(fn: () => unknown): MergeError {
-  try {
-    fn();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
+import { catchMergeError as caught } from "../../../test-kit/errors.js";
 
 describe("createRegistry", () => {
   it("returns independent registries", () => {

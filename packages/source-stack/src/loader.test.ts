@@ -1,20 +1,10 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isMergeError, type MergeError } from "@merge/core";
 import { createCloudInitRegistry } from "@merge/mergers-cloudinit";
 import { describe, expect, it } from "vitest";
 import { configItems, createStackLoader, loadStack } from "./loader.js";
 import { makeTree } from "./test-tree.js";
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
+import { catchMergeError as failure } from "../../../test-kit/errors.js";
 
 const codes = (warnings: readonly { code: string }[]) => warnings.map((w) => w.code);
 

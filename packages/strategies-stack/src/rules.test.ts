@@ -1,8 +1,9 @@
-import { createRegistry, isMergeError, MergeError } from "@merge/core";
+import { createRegistry, MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { createStackAccumulator, stackMergeAll } from "./accumulator.js";
 import { stackMerge } from "./merge.js";
 import { stackMerger } from "./plugin.js";
+import { catchMergeError as thrown } from "../../../test-kit/errors.js";
 
 // Runs a case through both implementations so every rule is checked on each.
 function both(stack: Record<string, unknown>, data: Record<string, unknown>): unknown {
@@ -10,16 +11,6 @@ function both(stack: Record<string, unknown>, data: Record<string, unknown>): un
   const folded = stackMergeAll([stack, data]);
   expect(folded).toEqual(pure);
   return pure;
-}
-
-function thrown(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
 }
 
 describe("values of different types", () => {

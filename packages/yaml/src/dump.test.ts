@@ -1,17 +1,7 @@
-import { isMergeError, type MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { dumpYaml } from "./dump.js";
 import { loadYaml } from "./load.js";
-
-function fails(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
+import { catchMergeError as fails } from "../../../test-kit/errors.js";
 
 describe("dumpYaml presets", () => {
   const value = { b: [1, "two", null, true, 1.5], a: { v: "yes", w: "a: b", x: 'say "hi"' } };

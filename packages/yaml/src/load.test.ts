@@ -1,17 +1,7 @@
-import { isMergeError, type MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { loadYaml, loadYamlAll } from "./load.js";
 import { YamlTimestamp } from "./timestamp.js";
-
-function fails(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
+import { catchMergeError as fails } from "../../../test-kit/errors.js";
 
 const py = (text: string): unknown => loadYaml(text, { flavor: "pyyaml" });
 const salt = (text: string): unknown => loadYaml(text, { flavor: "salt" });

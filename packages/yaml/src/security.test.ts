@@ -1,16 +1,6 @@
-import { isMergeError, type MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { loadYaml } from "./load.js";
-
-function fails(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
+import { catchMergeError as fails } from "../../../test-kit/errors.js";
 
 function laughs(levels: number): string {
   let text = 'l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';

@@ -4,7 +4,6 @@ import {
   cloneTree,
   createRegistry,
   isMergeError,
-  type MergeError,
   mergeAll,
   parseSpec,
   parseSpecList,
@@ -12,21 +11,12 @@ import {
 import { concatList, deepDict, replaceScalar } from "../../src/test-plugins.js";
 import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
 import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/core", import.meta.url);
 
 const registry = createRegistry().use(deepDict(), concatList(), replaceScalar());
 const SPEC = "deep()+concat()+scalar()";
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 function nested(levels: number, leaf: unknown): unknown {
   let value = leaf;

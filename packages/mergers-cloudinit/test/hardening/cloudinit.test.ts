@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import { isMergeError, type MergeError } from "@merge/core";
+import { isMergeError } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,20 +10,11 @@ import {
 } from "../../src/index.js";
 import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
 import { reportCounts, tally } from "../../../../test-kit/tally.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/mergers-cloudinit", import.meta.url);
 
 const registry = createCloudInitRegistry();
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 const MODES = ["current", "stack"] as const;
 

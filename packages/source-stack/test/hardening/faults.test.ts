@@ -7,21 +7,12 @@ import { createStackLoader, loadStack } from "../../src/index.js";
 import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
 import { reportCounts, tally } from "../../../../test-kit/tally.js";
 import { makeTree } from "./tree.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/source-stack", import.meta.url);
 
 const tree = makeTree();
 afterAll(() => tree.remove());
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 describe("faults in the stack tree", () => {
   it("refuses a directory, a FIFO and a dangling symlink where a YAML file is expected, without blocking", () => {

@@ -1,23 +1,13 @@
-import { isMergeError, type MergeError } from "@merge/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadStack } from "../../src/index.js";
 import { reportCounts, tally } from "../../../../test-kit/tally.js";
 import { makeTree } from "./tree.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/source-stack", import.meta.url);
 
 const tree = makeTree();
 afterAll(() => tree.remove());
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 describe("size and shape of host data", () => {
   it("refuses cyclic or 10^5-deep grains and pillar with a coded error", () => {

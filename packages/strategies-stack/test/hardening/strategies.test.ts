@@ -1,4 +1,4 @@
-import { createRegistry, isMergeError, type MergeError } from "@merge/core";
+import { createRegistry, isMergeError } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,18 +10,9 @@ import {
 } from "../../src/index.js";
 import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
 import { reportCounts, tally } from "../../../../test-kit/tally.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/strategies-stack", import.meta.url);
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 describe("prototype pollution through the stack strategies", () => {
   it("merges hostile keys as data with every default strategy, pure and accumulating", () => {

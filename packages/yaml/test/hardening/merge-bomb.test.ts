@@ -1,19 +1,9 @@
-import { isMergeError, type MergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { loadYaml } from "../../src/index.js";
 import { reportCounts, tally } from "../../../../test-kit/tally.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/yaml", import.meta.url);
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 describe("size and shape", () => {
   it("stops a << merge-key bomb at the node budget", () => {

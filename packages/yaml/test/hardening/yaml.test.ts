@@ -1,23 +1,14 @@
-import { isMergeError, type MergeError } from "@merge/core";
+import { isMergeError } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dumpYaml, loadYaml, loadYamlAll, type YamlFlavor } from "../../src/index.js";
 import { expectPristine, hostileJsonTexts, ownHostileKeys } from "../../../../test-kit/hostile.js";
 import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
+import { catchMergeError as failure } from "../../../../test-kit/errors.js";
 
 reportCounts("@merge/yaml", import.meta.url);
 
 const FLAVORS: readonly YamlFlavor[] = ["pyyaml", "salt"];
-
-function failure(run: () => unknown): MergeError {
-  try {
-    run();
-  } catch (error) {
-    if (isMergeError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a MergeError");
-}
 
 function laughs(levels: number, width = 9): string {
   let text = `l0: &l0 [${Array.from({ length: width }, () => '"lol"').join(",")}]\n`;
