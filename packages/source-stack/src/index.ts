@@ -29,5 +29,5 @@ export {
   type Renderer,
   type RendererOptions,
   type TemplateWarning,
-} from "./template/index.js";
+} from "@merge/jinja";
 export { NOT_FOUND, traverse } from "./traverse.js";

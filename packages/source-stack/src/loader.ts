@@ -18,7 +18,7 @@ import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { markString, markTree, unmarkPattern } from "./taint.js";
-import { createRenderer, jinjaSource } from "./template/index.js";
+import { createRenderer, jinjaSource } from "@merge/jinja";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
 // biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything

@@ -1,4 +1,4 @@
-/** What the loader needs from the template engine (implemented by `./template/index.ts`). */
+/** What the loader needs from the template engine (implemented by `@merge/jinja`). */
 export interface StackRenderer {
   /**
    * Renders template text `source` read from `file` with `vars`; `cfgPath` is the config file the template belongs

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createStackLoader } from "./loader.js";
-import { createRenderer, jinjaSource } from "./template/index.js";
+import { createRenderer, jinjaSource } from "@merge/jinja";
 import { makeTree } from "./test-tree.js";
 
 // The loader's speed shortcuts must give exactly what the slow path gives.

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createRenderer } from "./renderer.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const tree = resolve(here, "../../test/fixtures/templates/webstack");
+const tree = resolve(here, "../test/fixtures/templates/webstack");
 const expected = JSON.parse(readFileSync(`${tree}.expected.json`, "utf8")) as {
   rendered: Record<string, string>;
   stack: Record<string, unknown>;

@@ -1,0 +1,20 @@
+import { expect, it } from "vitest";
+import { createRenderer } from "./index.js";
+
+// Keeps the "Use" section of README.md true.
+it("renders the README's config template", () => {
+  const warnings: string[] = [];
+  const renderer = createRenderer({
+    salt: { "mine.get": () => ({}) },
+    onWarning: (w) => warnings.push(`${w.file}: ${w.message}`),
+  });
+  const text = renderer.render(
+    "{% for r in pillar.roles %}- roles/{{ r }}.yml\n{% endfor %}",
+    "/srv/stack/config.cfg",
+    { pillar: { roles: ["web", "db"] }, minion_id: "web-1" },
+    "/srv/stack/config.cfg",
+  );
+  expect(text).toBe("- roles/web.yml\n- roles/db.yml\n");
+  expect(renderer.compiledCount).toBe(1);
+  expect(warnings).toEqual([]);
+});
