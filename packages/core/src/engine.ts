@@ -1,5 +1,6 @@
 import { isMergeError, MergeError } from "./errors.js";
-import { copyDict, type Dict, KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
+import { KindCode, kindCodeOf, VALUE_KINDS, type ValueKind } from "./kinds.js";
+import { copyMapping, type Mapping } from "./mapping.js";
 import type { PathKey } from "./path.js";
 import { formatPath } from "./path.js";
 import type {
@@ -101,7 +102,7 @@ export function createMerger(
     if (owned !== undefined && kind <= KindCode.List && inPlaceTable[kind] !== undefined) {
       // Copy on first change: after this the container belongs to the fold and later documents change it in place.
       if (!owned.has(base as object)) {
-        base = kind === KindCode.Dict ? copyDict(base as Dict) : (base as unknown[]).slice();
+        base = kind === KindCode.Dict ? copyMapping(base as Mapping) : (base as unknown[]).slice();
         owned.add(base as object);
       }
       handler = inPlaceTable[kind];

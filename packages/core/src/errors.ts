@@ -12,7 +12,9 @@ export type CoreErrorCode =
   | "MERGE_TYPE"
   | "CYCLIC_INPUT"
   | "DEPTH_LIMIT"
-  | "SIZE_LIMIT";
+  | "SIZE_LIMIT"
+  | "UNHASHABLE_KEY"
+  | "JSON_PARSE";
 
 /** A stable, documented error code. The `string & {}` keeps editor completion for the known ones. */
 export type MergeErrorCode = CoreErrorCode | (string & {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasOwn, isPlainObject, setKey } from "./kinds.js";
+import { copyMapping, getItem, hasItem, isMapping, mappingKeys, setItem } from "./mapping.js";
 import type { MergerPlugin } from "./plugin.js";
 import { createRegistry } from "./registry.js";
 import { mergeAll } from "./sequence.js";
@@ -16,11 +16,12 @@ function countingPlugin(calls: { pure: number; inPlace: number }): MergerPlugin 
       return {
         dict(base, incoming) {
           calls.pure++;
-          if (!isPlainObject(incoming)) return incoming;
-          if (hasOwn(incoming, "boom")) ctx.fail("PLUGIN_FAILED", "boom");
-          const out: Record<string, unknown> = { ...base };
-          for (const key of Object.keys(incoming)) {
-            setKey(out, key, hasOwn(base, key) ? ctx.merge(base[key], incoming[key], key) : incoming[key]);
+          if (!isMapping(incoming)) return incoming;
+          if (hasItem(incoming, "boom")) ctx.fail("PLUGIN_FAILED", "boom");
+          const out = copyMapping(base);
+          for (const key of mappingKeys(incoming)) {
+            const value = getItem(incoming, key);
+            setItem(out, key, hasItem(base, key) ? ctx.merge(getItem(base, key), value, key) : value);
           }
           return out;
         },
@@ -35,13 +36,14 @@ function countingPlugin(calls: { pure: number; inPlace: number }): MergerPlugin 
         inPlace: {
           dict(target, incoming) {
             calls.inPlace++;
-            if (!isPlainObject(incoming)) return incoming;
-            if (hasOwn(incoming, "boom")) ctx.fail("PLUGIN_FAILED", "boom");
-            for (const key of Object.keys(incoming)) {
-              setKey(
+            if (!isMapping(incoming)) return incoming;
+            if (hasItem(incoming, "boom")) ctx.fail("PLUGIN_FAILED", "boom");
+            for (const key of mappingKeys(incoming)) {
+              const value = getItem(incoming, key);
+              setItem(
                 target,
                 key,
-                hasOwn(target, key) ? ctx.merge(target[key], incoming[key], key) : incoming[key],
+                hasItem(target, key) ? ctx.merge(getItem(target, key), value, key) : value,
               );
             }
             return target;

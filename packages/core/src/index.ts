@@ -25,6 +25,18 @@ export {
   VALUE_KINDS,
   type ValueKind,
 } from "./kinds.js";
+export {
+  copyMapping,
+  deleteItem,
+  emptyLike,
+  getItem,
+  hasItem,
+  isMapping,
+  type Mapping,
+  mappingKeys,
+  mappingSize,
+  setItem,
+} from "./mapping.js";
 export { compareCodePoints } from "./order.js";
 export { formatPath, type PathKey } from "./path.js";
 export {
@@ -70,3 +82,13 @@ export {
   type SpecListMapping,
 } from "./spec.js";
 export { checkTree, cloneTree, DEFAULT_MAX_NODES, type TreeLimits } from "./tree.js";
+export { toExact, toPlain } from "./values/convert.js";
+export { pyEquals } from "./values/equality.js";
+export {
+  type FormatJsonOptions,
+  formatJson,
+  type ParseJsonOptions,
+  parseJson,
+} from "./values/json.js";
+export { keyIdentity, keyText, type MappingKey, PY_KEY, PyDict } from "./values/pydict.js";
+export { isPyFloat, numberValue, PyFloat, pyFloat, pyFloatRepr } from "./values/pyfloat.js";

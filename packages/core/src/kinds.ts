@@ -1,7 +1,10 @@
+import { PyDict } from "./values/pydict.js";
+import { PyFloat } from "./values/pyfloat.js";
+
 /**
- * The kinds of value the engine dispatches on. `dict` is a plain object (prototype `Object.prototype` or `null`),
- * `number` includes bigint, `null` includes undefined, `other` is everything else (Date, Uint8Array, Map, class
- * instances, functions).
+ * The kinds of value the engine dispatches on. `dict` is a mapping: a plain object (prototype `Object.prototype` or
+ * `null`) or a `PyDict`; `number` includes bigint and `PyFloat`; `null` includes undefined; `other` is everything
+ * else (Date, Uint8Array, Map, class instances, functions).
  */
 export type ValueKind = "dict" | "list" | "string" | "number" | "boolean" | "null" | "other";
 
@@ -15,7 +18,7 @@ export const VALUE_KINDS: readonly ValueKind[] = Object.freeze([
   "other",
 ]);
 
-/** A mapping as the engine sees it. */
+/** A plain-object mapping (string keys). Code that must also take a `PyDict` uses `Mapping` and its helpers. */
 export type Dict = Record<string, unknown>;
 
 /** Index of each kind in `VALUE_KINDS`; the engine's dispatch table is an array indexed by it. */
@@ -44,7 +47,10 @@ export function kindCodeOf(value: unknown): KindCode {
       if (value === null) return KindCode.Null;
       if (Array.isArray(value)) return KindCode.List;
       const proto = Object.getPrototypeOf(value);
-      return proto === Object.prototype || proto === null ? KindCode.Dict : KindCode.Other;
+      if (proto === Object.prototype || proto === null || proto === PyDict.prototype) return KindCode.Dict;
+      if (proto === PyFloat.prototype) return KindCode.Number;
+      if (value instanceof PyDict) return KindCode.Dict;
+      return value instanceof PyFloat ? KindCode.Number : KindCode.Other;
     }
     default:
       return KindCode.Other;
@@ -55,7 +61,10 @@ export function kindOf(value: unknown): ValueKind {
   return VALUE_KINDS[kindCodeOf(value)]!;
 }
 
-/** The one plain-object test of the project: `{}` literals, JSON/YAML mappings and `Object.create(null)`. */
+/**
+ * The one plain-object test of the project: `{}` literals, `JSON.parse` results and `Object.create(null)`. Use
+ * `isMapping` where a `PyDict` is a mapping too.
+ */
 export function isPlainObject(value: unknown): value is Dict {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
@@ -81,7 +90,7 @@ export function setKey(object: Dict, key: string, value: unknown): void {
   }
 }
 
-/** A fresh plain mapping. Results of the engine are plain objects, so `hasOwnProperty` and printing work as usual. */
+/** A fresh plain mapping. */
 export function createDict(): Dict {
   return {};
 }

@@ -1,5 +1,7 @@
 import type { MergeErrorCode } from "./errors.js";
-import type { Dict, ValueKind } from "./kinds.js";
+import type { ValueKind } from "./kinds.js";
+import type { Mapping } from "./mapping.js";
+import type { PyFloat } from "./values/pyfloat.js";
 import type { PathKey } from "./path.js";
 import type { SpecEntry } from "./spec.js";
 
@@ -23,16 +25,20 @@ export type MergeHandlers = {
  * value must not be stored at two places. Without these handlers folds use the pure ones (slower, same result).
  */
 export interface InPlaceHandlers {
-  readonly dict?: (target: Dict, incoming: unknown) => unknown;
+  readonly dict?: (target: Mapping, incoming: unknown) => unknown;
   readonly list?: (target: unknown[], incoming: unknown) => unknown;
 }
 
-/** The TypeScript type of a value of each kind. */
+/**
+ * The TypeScript type of a value of each kind. A mapping is a plain object or a `PyDict` (read it with core's mapping
+ * helpers: `mappingKeys`, `getItem`, `setItem`, `emptyLike` ...); a number may be a `PyFloat` (a float whose value is
+ * whole, `9.0`) or a bigint (an int beyond 2^53).
+ */
 export interface KindValues {
-  dict: Dict;
+  dict: Mapping;
   list: readonly unknown[];
   string: string;
-  number: number | bigint;
+  number: number | bigint | PyFloat;
   boolean: boolean;
   null: null | undefined;
   other: unknown;

@@ -3,6 +3,7 @@ import { isMergeError, MergeError, type SourcePosition } from "./errors.js";
 import type { TraceSink } from "./plugin.js";
 import type { Registry } from "./registry.js";
 import { normalizeSpec, type ParsedSpec, type SpecInput } from "./spec.js";
+import { PyDict } from "./values/pydict.js";
 
 /**
  * How declared mergers apply:
@@ -38,8 +39,10 @@ export interface MergeAllOptions<T = unknown> {
   readonly extract?: MergerExtractor<T>;
   /** Default `self`. */
   readonly scope?: MergerScope;
-  /** Starting value of the fold. Default `{}`. */
+  /** Starting value of the fold. Default `{}`, or an empty `PyDict` with `exact`. */
   readonly initial?: unknown;
+  /** Start from an empty `PyDict` (the exact model) instead of `{}` when no `initial` is given. */
+  readonly exact?: boolean;
   /** Ignore unknown options in specs (cloud-init's behaviour). */
   readonly lenient?: boolean;
   readonly maxDepth?: number;
@@ -54,7 +57,7 @@ export interface MergeAllOptions<T = unknown> {
 }
 
 /**
- * Folds documents left to right, starting from `{}`. Without `onError` the fold owns its accumulator: mergers with
+ * Folds documents left to right, starting from `{}` (or an empty `PyDict` with `exact`). Without `onError` the fold owns its accumulator: mergers with
  * in-place handlers change the containers the fold created instead of copying them for every document (documents
  * and `initial` are never changed). With `onError` each merge is pure, so a rejected document leaves the
  * accumulated value exactly as it was.
@@ -80,7 +83,8 @@ export function mergeAll<T = unknown>(docs: Iterable<T>, options: MergeAllOption
 
   const base = resolve(normalizeSpec(options.spec));
   let following = base;
-  let value: unknown = options.initial === undefined ? {} : options.initial;
+  let value: unknown =
+    options.initial !== undefined ? options.initial : options.exact === true ? new PyDict() : {};
   // The containers the fold may change in place: its own `{}` and the copies the engine makes on first change.
   const owned = options.onError === undefined ? new Set<object>() : undefined;
   if (owned !== undefined && options.initial === undefined) owned.add(value as object);

@@ -1,5 +1,5 @@
 // Small plugins for the core's own tests; the real list/dict/str semantics live in @merge/mergers-cloudinit.
-import { hasOwn, setKey } from "./kinds.js";
+import { copyMapping, getItem, hasItem, isMapping, mappingKeys, setItem } from "./mapping.js";
 import type { MergerPlugin } from "./plugin.js";
 
 /** Recursive dict merge; `keep` keeps old scalars, otherwise the new value wins. */
@@ -12,17 +12,17 @@ export function deepDict(): MergerPlugin {
       const keep = options.has("keep");
       return {
         dict(base, incoming) {
-          if (typeof incoming !== "object" || incoming === null || Array.isArray(incoming)) return base;
-          const out: Record<string, unknown> = {};
-          for (const key of Object.keys(base)) setKey(out, key, base[key]);
-          for (const key of Object.keys(incoming)) {
-            const value = (incoming as Record<string, unknown>)[key];
-            if (!hasOwn(out, key)) {
-              setKey(out, key, value);
+          if (!isMapping(incoming)) return base;
+          const out = copyMapping(base);
+          for (const key of mappingKeys(incoming)) {
+            const value = getItem(incoming, key);
+            if (!hasItem(out, key)) {
+              setItem(out, key, value);
               if (ctx.tracing) ctx.explain("added", key);
             } else {
-              const merged = ctx.merge(out[key], value, key);
-              setKey(out, key, keep || merged !== out[key] ? merged : value);
+              const old = getItem(out, key);
+              const merged = ctx.merge(old, value, key);
+              setItem(out, key, keep || merged !== old ? merged : value);
               if (ctx.tracing) ctx.explain(keep ? "kept" : "merged", key);
             }
           }

@@ -2,6 +2,7 @@ import { DEFAULT_MAX_DEPTH } from "./engine.js";
 import { MergeError } from "./errors.js";
 import { type Dict, isPlainObject, setKey } from "./kinds.js";
 import type { PathKey } from "./path.js";
+import { PyDict } from "./values/pydict.js";
 
 /** Default node budget of `checkTree`: mappings, lists and scalars counted together. */
 export const DEFAULT_MAX_NODES = 10_000_000;
@@ -23,7 +24,7 @@ export function checkTree(value: unknown, limits: TreeLimits = {}): void {
   const maxNodes = limits.maxNodes ?? DEFAULT_MAX_NODES;
   // Each frame: the container, its keys (for dicts), the next index, and the key that led to it.
   const containers: unknown[] = [];
-  const keyLists: (string[] | undefined)[] = [];
+  const keyLists: (PathKey[] | undefined)[] = [];
   const positions: number[] = [];
   const keys: PathKey[] = [];
   const onChain = new Set<unknown>();
@@ -39,7 +40,8 @@ export function checkTree(value: unknown, limits: TreeLimits = {}): void {
     }
     if (typeof child !== "object" || child === null) return;
     const isList = Array.isArray(child);
-    if (!isList && !isPlainObject(child)) return;
+    const isDict = child instanceof PyDict;
+    if (!isList && !isDict && !isPlainObject(child)) return;
     if (onChain.has(child)) {
       throw new MergeError("CYCLIC_INPUT", "the input refers to itself (a cycle)", {
         path: pathOf(keys, key),
@@ -53,7 +55,7 @@ export function checkTree(value: unknown, limits: TreeLimits = {}): void {
     }
     onChain.add(child);
     containers.push(child);
-    keyLists.push(isList ? undefined : Object.keys(child));
+    keyLists.push(isList ? undefined : isDict ? child.keyList() : Object.keys(child));
     positions.push(0);
     if (key !== undefined) keys.push(key);
   };
@@ -75,7 +77,8 @@ export function checkTree(value: unknown, limits: TreeLimits = {}): void {
     }
     positions[top] = position + 1;
     if (list === undefined) enter((container as unknown[])[position], position);
-    else enter((container as Dict)[list[position]!], list[position]!);
+    else if (container instanceof PyDict) enter(container.get(list[position]), list[position]!);
+    else enter((container as Dict)[list[position] as string], list[position]!);
   }
 }
 
@@ -89,6 +92,11 @@ function pathOf(keys: readonly PathKey[], key: PathKey | undefined): PathKey[] {
  */
 export function cloneTree<T>(value: T): T {
   if (Array.isArray(value)) return value.map(cloneTree) as T;
+  if (value instanceof PyDict) {
+    const out = new PyDict();
+    for (const [key, child] of value) out.set(key, cloneTree(child));
+    return out as T;
+  }
   if (isPlainObject(value)) {
     const out: Dict = {};
     for (const key of Object.keys(value)) setKey(out, key, cloneTree(value[key]));
