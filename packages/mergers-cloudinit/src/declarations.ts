@@ -1,10 +1,14 @@
-import type { Dict, ParsedSpec, SpecList } from "@merge/core";
+import type { Mapping, ParsedSpec, SpecList } from "@merge/core";
 import {
-  copyDict,
+  copyMapping,
+  deleteItem,
+  getItem,
+  hasItem,
   hasOwn,
+  isMapping,
   isMergeError,
-  isPlainObject,
   MergeError,
+  mappingKeys,
   parseSpec,
   parseSpecList,
 } from "@merge/core";
@@ -17,7 +21,7 @@ export type PartHeaders =
 
 /** The merger declarations a part makes, and the part with the declaration keys removed. */
 export interface PartDeclaration {
-  readonly doc: Dict;
+  readonly doc: Mapping;
   /** Mergers named in the body (`merge_how`, or `merge_type`); empty when none. */
   readonly body: ParsedSpec;
   /** Mergers named in the `Merge-Type` (or `X-Merge-Type`) header; empty when none. */
@@ -59,16 +63,16 @@ function headerValue(headers: PartHeaders, name: string): string | undefined {
  * `{name, settings}` mappings or `[name, option...]` lists; a mapping is iterated by its keys, as Python does.
  * The part itself is not changed: the result holds a shallow copy without the keys.
  */
-export function extractDeclaration(part: Dict, headers?: PartHeaders): PartDeclaration {
+export function extractDeclaration(part: Mapping, headers?: PartHeaders): PartDeclaration {
   let raw: unknown = null;
   let doc = part;
-  if (hasOwn(part, "merge_how")) {
+  if (hasItem(part, "merge_how")) {
     doc = without(doc, "merge_how");
-    raw = part.merge_how;
+    raw = getItem(part, "merge_how");
   }
-  if ((raw === null || raw === undefined) && hasOwn(part, "merge_type")) {
+  if ((raw === null || raw === undefined) && hasItem(part, "merge_type")) {
     doc = without(doc, "merge_type");
-    raw = part.merge_type;
+    raw = getItem(part, "merge_type");
   }
   const body = parseDeclared(raw);
   const header = parseHeaderSpec(mergeTypeHeader(headers));
@@ -76,9 +80,9 @@ export function extractDeclaration(part: Dict, headers?: PartHeaders): PartDecla
   return { doc, body, header, spec: all.length === 0 ? undefined : all };
 }
 
-function without(doc: Dict, key: string): Dict {
-  const copy = copyDict(doc);
-  delete copy[key];
+function without(doc: Mapping, key: string): Mapping {
+  const copy = copyMapping(doc);
+  deleteItem(copy, key);
   return copy;
 }
 
@@ -87,7 +91,7 @@ function parseDeclared(raw: unknown): ParsedSpec {
   if (typeof raw === "string") return parseSpec(raw);
   if (Array.isArray(raw)) return parseSpecList(raw as SpecList, "merge_how");
   // Python iterates a mapping by its keys; each key is then read like a string item.
-  if (isPlainObject(raw)) return parseSpecList(Object.keys(raw), "merge_how");
+  if (isMapping(raw)) return parseSpecList(mappingKeys(raw) as SpecList, "merge_how");
   throw new MergeError(
     "SPEC_SYNTAX",
     `merge_how must be a string, a list or a mapping, got ${typeof raw === "boolean" ? "a boolean" : typeof raw}`,

@@ -1,5 +1,5 @@
-import type { Dict, MergerOptions, MergerPlugin } from "@merge/core";
-import { copyDict, hasOwn, isPlainObject, setKey } from "@merge/core";
+import type { Mapping, MergerOptions, MergerPlugin } from "@merge/core";
+import { copyMapping, deleteItem, getItem, hasItem, isMapping, mappingKeys, setItem } from "@merge/core";
 
 /** How the dict merger treats a key both mappings have. */
 export type DictMethod = "replace" | "no_replace";
@@ -43,29 +43,29 @@ export function dictMerger(): MergerPlugin {
       const merge = ctx.merge;
       const tracing = ctx.tracing;
 
-      const dict = (base: Dict, incoming: unknown): unknown => {
-        if (!isPlainObject(incoming)) {
+      const dict = (base: Mapping, incoming: unknown): unknown => {
+        if (!isMapping(incoming)) {
           if (tracing) ctx.explain("kept", undefined, "the new value is not a mapping");
           return base;
         }
-        const out = copyDict(base);
-        const keys = Object.keys(incoming);
+        const out = copyMapping(base);
+        const keys = mappingKeys(incoming);
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i]!;
-          const value = incoming[key];
-          if (!hasOwn(out, key)) {
-            setKey(out, key, value);
+          const value = getItem(incoming, key);
+          if (!hasItem(out, key)) {
+            setItem(out, key, value);
             if (tracing) ctx.explain("added", key);
           } else if (allowDelete && (value === null || value === undefined)) {
-            delete out[key];
+            deleteItem(out, key);
             if (tracing) ctx.explain("removed", key, "allow_delete and a null value");
           } else if (replace) {
-            setKey(out, key, value);
+            setItem(out, key, value);
             if (tracing) ctx.explain("replaced", key);
           } else if (
-            Array.isArray(value) ? recurseList : typeof value === "string" ? recurseStr : isPlainObject(value)
+            Array.isArray(value) ? recurseList : typeof value === "string" ? recurseStr : isMapping(value)
           ) {
-            setKey(out, key, merge(out[key], value, key));
+            setItem(out, key, merge(getItem(out, key), value, key));
           } else if (tracing) {
             ctx.explain("kept", key, "no_replace keeps the old value");
           }

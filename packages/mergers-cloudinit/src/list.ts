@@ -1,5 +1,5 @@
 import type { MergerContext, MergerOptions, MergerPlugin } from "@merge/core";
-import { hasOwn, isPlainObject } from "@merge/core";
+import { hasItem, isMapping, mappingKeys, mappingSize, numberValue } from "@merge/core";
 
 /** How the list merger combines two lists, chosen by fixed precedence (cloud-init's `MERGE_TYPES` order). */
 export type ListMethod = "append" | "prepend" | "replace" | "no_replace";
@@ -88,7 +88,7 @@ export function listMerger(): MergerPlugin {
                 ? recurseList
                 : typeof item === "string"
                   ? recurseStr
-                  : recurseDict && isPlainObject(item)
+                  : recurseDict && isMapping(item)
             ) {
               out[i] = ctx.merge(out[i], item, i);
             } else {
@@ -126,7 +126,7 @@ function concat(
 function iterateLikePython(value: unknown, ctx: MergerContext): readonly unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === "string") return Array.from(value);
-  if (isPlainObject(value)) return Object.keys(value);
+  if (isMapping(value)) return mappingKeys(value);
   if (value instanceof Uint8Array) return Array.from(value);
   return ctx.fail(
     "MERGE_TYPE",
@@ -145,10 +145,10 @@ function keepOld(base: readonly unknown[], incoming: unknown, ctx: MergerContext
     if (ctx.tracing) ctx.explain("kept", undefined, "no_replace keeps the old list");
     return base.slice();
   }
-  if (isPlainObject(incoming)) {
-    const shared = Math.min(base.length, Object.keys(incoming).length);
+  if (isMapping(incoming)) {
+    const shared = Math.min(base.length, mappingSize(incoming));
     for (let i = 0; i < shared; i++) {
-      if (!hasOwn(incoming, String(i))) {
+      if (!hasItem(incoming, i)) {
         return ctx.fail(
           "MERGE_TYPE",
           `${ctx.label} cannot compare a list with a mapping: the mapping has no key ${i} (cloud-init raises KeyError)`,
@@ -169,9 +169,9 @@ function keepOld(base: readonly unknown[], incoming: unknown, ctx: MergerContext
 export function describe(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return "a list";
-  if (isPlainObject(value)) return "a mapping";
+  if (isMapping(value)) return "a mapping";
   if (typeof value === "string") return "a string";
-  if (typeof value === "number" || typeof value === "bigint") return "a number";
+  if (numberValue(value) !== undefined) return "a number";
   if (typeof value === "boolean") return "a boolean";
   if (value instanceof Date) return "a timestamp";
   return "an object";

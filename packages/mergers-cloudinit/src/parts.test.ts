@@ -309,7 +309,7 @@ describe("mergeCloudConfig: options", () => {
     );
   });
   it("records which merger decided what when a trace sink is given", () => {
-    const events: { action: string; merger: string; path: readonly (string | number)[] }[] = [];
+    const events: { action: string; merger: string; path: readonly unknown[] }[] = [];
     mergeCloudConfig(
       [{ text: "a: [1]" }, { text: "merge_how: 'dict(recurse_list)+list(append)'\na: [2]\nb: 1\n" }],
       { trace: { record: (event) => events.push(event) } },

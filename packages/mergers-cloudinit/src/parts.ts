@@ -1,9 +1,9 @@
-import type { Dict, MergeError, ParsedSpec, Registry, TraceSink } from "@merge/core";
+import type { Mapping, MergeError, ParsedSpec, Registry, TraceSink } from "@merge/core";
 import {
   checkTree,
   formatSpec,
   isMergeError,
-  isPlainObject,
+  isMapping,
   mergeAll,
   MergeError as MergeErrorClass,
 } from "@merge/core";
@@ -207,7 +207,7 @@ function foldRun(
   return { value, stackTop: top, failures, used };
 }
 
-function loadDocument(item: Prepared, maxDepth: number | undefined): Dict {
+function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {
   const { part } = item;
   let doc: unknown;
   if (part.data !== undefined) {
@@ -218,7 +218,7 @@ function loadDocument(item: Prepared, maxDepth: number | undefined): Dict {
   } else {
     doc = loadPartYaml(part.text ?? "", item.name);
   }
-  if (!isPlainObject(doc)) {
+  if (!isMapping(doc)) {
     throw new MergeErrorClass(
       "CLOUD_CONFIG_PART",
       `cloud-config part ${item.name} is ${describeRoot(doc)}, not a mapping; cloud-init ignores the whole part`,
