@@ -1,11 +1,17 @@
 import {
+  copyMapping,
   DEFAULT_MAX_DEPTH,
-  type Dict,
-  hasOwn,
-  isPlainObject,
+  deleteItem,
+  emptyLike,
+  getItem,
+  hasItem,
+  isMapping,
+  type Mapping,
   MergeError,
+  mappingKeys,
   type PathKey,
-  setKey,
+  PyDict,
+  setItem,
 } from "@merge/core";
 import { pyMembership } from "./equality.js";
 import {
@@ -19,8 +25,10 @@ import {
 export interface StackAccumulatorOptions {
   /** Strategy for mappings and lists without a `__` directive. Default `merge-last`, as in Salt. */
   readonly strategy?: StackStrategy;
-  /** Starting data (copied, never changed). Default `{}`. */
-  readonly initial?: Dict;
+  /** Starting data (copied, never changed). Default `{}`, or an empty `PyDict` with `exact`. */
+  readonly initial?: Mapping;
+  /** Start from an empty `PyDict` (the exact model) when no `initial` is given. */
+  readonly exact?: boolean;
   /** Deepest nesting accepted; deeper input is a `DEPTH_LIMIT` error. Default 1000. */
   readonly maxDepth?: number;
 }
@@ -35,9 +43,9 @@ export interface StackAccumulatorOptions {
  */
 export interface StackAccumulator {
   /** The data merged so far. The same object between merges unless a top-level `__: overwrite` replaced it. */
-  readonly value: Dict;
+  readonly value: Mapping;
   /** Merges one document (a mapping) into `value`. */
-  merge(doc: Dict): void;
+  merge(doc: Mapping): void;
 }
 
 export function createStackAccumulator(options: StackAccumulatorOptions = {}): StackAccumulator {
@@ -80,7 +88,7 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const adopt = (value: unknown, depth: number): unknown => {
     if (typeof value !== "object" || value === null || owned.has(value)) return value;
     const isList = Array.isArray(value);
-    if (!isList && !isPlainObject(value)) return value;
+    if (!isList && !isMapping(value)) return value;
     if (memo.has(value)) return memo.get(value);
     if (copying.has(value)) {
       throw new MergeError("CYCLIC_INPUT", "the input refers to itself (a cycle); it cannot be merged", {
@@ -90,13 +98,14 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     }
     if (depth >= maxDepth) throw tooDeep();
     copying.add(value);
-    let out: unknown[] | Dict;
+    let out: unknown[] | Mapping;
     if (isList) {
       out = new Array<unknown>(value.length);
       for (let i = 0; i < value.length; i++) out[i] = adopt(value[i], depth + 1);
     } else {
-      out = {};
-      for (const key of Object.keys(value)) setKey(out, key, adopt((value as Dict)[key], depth + 1));
+      const source = value as Mapping;
+      out = emptyLike(source);
+      for (const key of mappingKeys(source)) setItem(out, key, adopt(getItem(source, key), depth + 1));
     }
     copying.delete(value);
     owned.add(out);
@@ -105,10 +114,9 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   };
 
   // The mapping itself when the accumulator owns it, else an owned shallow copy (for values a template put in).
-  const writableDict = (dict: Dict): Dict => {
+  const writableDict = (dict: Mapping): Mapping => {
     if (owned.has(dict)) return dict;
-    const out: Dict = {};
-    for (const key of Object.keys(dict)) setKey(out, key, dict[key]);
+    const out = copyMapping(dict);
     owned.add(out);
     return out;
   };
@@ -129,16 +137,16 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const cleanup = (value: unknown, depth: number): unknown => {
     if (typeof value !== "object" || value === null) return value;
     if (Array.isArray(value)) return value.length > 0 && isListDirective(value[0]) ? dropFirst(value) : value;
-    if (!isPlainObject(value)) return value;
-    const keys = Object.keys(value);
+    if (!isMapping(value)) return value;
+    const keys = mappingKeys(value);
     if (keys.length === 0) return value;
     if (depth >= maxDepth) throw tooDeep();
     const dict = writableDict(value);
-    delete dict[DIRECTIVE_KEY];
+    deleteItem(dict, DIRECTIVE_KEY);
     for (const key of keys) {
       if (key === DIRECTIVE_KEY) continue;
-      const child = dict[key];
-      if (typeof child === "object" && child !== null) setKey(dict, key, cleanup(child, depth + 1));
+      const child = getItem(dict, key);
+      if (typeof child === "object" && child !== null) setItem(dict, key, cleanup(child, depth + 1));
     }
     return dict;
   };
@@ -146,27 +154,27 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   // What enters the stack from the document: owned, then cleaned.
   const enter = (value: unknown): unknown => cleanup(adopt(value, path.length), path.length);
 
-  function mergeDict(stack: Dict, obj: Dict): Dict {
+  function mergeDict(stack: Mapping, obj: Mapping): Mapping {
     if (path.length >= maxDepth) throw tooDeep();
     let strategy: unknown = swapped > 0 ? "merge-last" : fallback;
-    if (hasOwn(obj, DIRECTIVE_KEY)) {
-      strategy = obj[DIRECTIVE_KEY];
+    if (hasItem(obj, DIRECTIVE_KEY)) {
+      strategy = getItem(obj, DIRECTIVE_KEY);
       // Salt pops the directive from the document: later uses of the same mapping no longer see it.
-      obj = writableDict(adopt(obj, path.length) as Dict);
-      delete obj[DIRECTIVE_KEY];
+      obj = writableDict(adopt(obj, path.length) as Mapping);
+      deleteItem(obj, DIRECTIVE_KEY);
     }
     if (!isStackStrategy(strategy)) unknown(strategy, "mapping");
-    if (strategy === "overwrite") return enter(obj) as Dict;
+    if (strategy === "overwrite") return enter(obj) as Mapping;
     const target = writableDict(stack);
-    for (const key of Object.keys(obj)) {
+    for (const key of mappingKeys(obj)) {
       if (strategy === "remove") {
-        delete target[key];
+        deleteItem(target, key);
         continue;
       }
-      let value = live(obj[key]);
-      if (!hasOwn(target, key)) {
+      let value = live(getItem(obj, key));
+      if (!hasItem(target, key)) {
         path.push(key);
-        setKey(target, key, enter(value));
+        setItem(target, key, enter(value));
         path.pop();
         continue;
       }
@@ -175,13 +183,13 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
       try {
         if (strategy === "merge-first") {
           // Salt's swap: the cleaned new value takes the key, then the old value is merged into it.
-          const old = target[key];
-          setKey(target, key, enter(value));
+          const old = getItem(target, key);
+          setItem(target, key, enter(value));
           value = old;
           swapped++;
           entered = true;
         }
-        setKey(target, key, mergeValue(target[key], value));
+        setItem(target, key, mergeValue(getItem(target, key), value));
       } finally {
         if (entered) swapped--;
         path.pop();
@@ -194,7 +202,7 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     if (typeof current === "object" && current !== null && typeof value === "object" && value !== null) {
       if (Array.isArray(current)) {
         if (Array.isArray(value)) return mergeList(current, value);
-      } else if (isPlainObject(current) && isPlainObject(value)) {
+      } else if (isMapping(current) && isMapping(value)) {
         return mergeDict(current, value);
       }
     }
@@ -205,7 +213,7 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   function mergeList(stack: readonly unknown[], obj: unknown[]): unknown[] {
     let strategy: unknown = swapped > 0 ? "merge-last" : fallback;
     if (obj.length > 0 && isListDirective(live(obj[0]))) {
-      strategy = (live(obj[0]) as Dict)[DIRECTIVE_KEY];
+      strategy = getItem(live(obj[0]) as Mapping, DIRECTIVE_KEY);
       obj = dropFirst(adopt(obj, path.length) as unknown[]);
     }
     if (!isStackStrategy(strategy)) unknown(strategy, "list");
@@ -224,10 +232,10 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     return out;
   }
 
-  let value: Dict = {};
+  let value: Mapping = options.exact === true ? new PyDict() : {};
   owned.add(value);
   if (options.initial !== undefined) {
-    value = adopt(options.initial, 0) as Dict;
+    value = adopt(options.initial, 0) as Mapping;
     memo = new Map();
   }
 
@@ -236,7 +244,7 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
       return value;
     },
     merge(doc) {
-      if (!isPlainObject(doc)) {
+      if (!isMapping(doc)) {
         throw new MergeError("MERGE_TYPE", "a PillarStack document must be a mapping", { plugin: "stack" });
       }
       path.length = 0;
@@ -252,7 +260,7 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
 }
 
 /** Folds mappings left to right into a fresh result with PillarStack's rules. Documents are never changed. */
-export function stackMergeAll(docs: Iterable<Dict>, options: StackAccumulatorOptions = {}): Dict {
+export function stackMergeAll(docs: Iterable<Mapping>, options: StackAccumulatorOptions = {}): Mapping {
   const accumulator = createStackAccumulator(options);
   for (const doc of docs) accumulator.merge(doc);
   return accumulator.value;

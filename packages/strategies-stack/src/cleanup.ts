@@ -1,4 +1,14 @@
-import { DEFAULT_MAX_DEPTH, type Dict, isPlainObject, MergeError, setKey } from "@merge/core";
+import {
+  DEFAULT_MAX_DEPTH,
+  emptyLike,
+  getItem,
+  isMapping,
+  type Mapping,
+  type MappingKey,
+  MergeError,
+  mappingKeys,
+  setItem,
+} from "@merge/core";
 import { DIRECTIVE_KEY, isListDirective } from "./strategy.js";
 
 /*
@@ -14,28 +24,28 @@ import { DIRECTIVE_KEY, isListDirective } from "./strategy.js";
 export function cleanShared(value: unknown, depth = 0): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.length > 0 && isListDirective(value[0]) ? value.slice(1) : value;
-  if (!isPlainObject(value)) return value;
+  if (!isMapping(value)) return value;
   if (depth >= DEFAULT_MAX_DEPTH) throw tooDeep(DEFAULT_MAX_DEPTH);
-  const keys = Object.keys(value);
-  let out: Dict | undefined;
+  const keys = mappingKeys(value);
+  let out: Mapping | undefined;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     if (key === DIRECTIVE_KEY) {
       if (out === undefined) out = prefix(value, keys, i);
       continue;
     }
-    const child = value[key];
+    const child = getItem(value, key);
     const cleaned = typeof child === "object" && child !== null ? cleanShared(child, depth + 1) : child;
     if (out === undefined && cleaned !== child) out = prefix(value, keys, i);
-    if (out !== undefined) setKey(out, key, cleaned);
+    if (out !== undefined) setItem(out, key, cleaned);
   }
   return out ?? value;
 }
 
 // A new mapping with the first `end` keys of `source` (none of them is the directive: it is handled on sight).
-function prefix(source: Dict, keys: readonly string[], end: number): Dict {
-  const out: Dict = {};
-  for (let i = 0; i < end; i++) setKey(out, keys[i]!, source[keys[i]!]);
+function prefix(source: Mapping, keys: readonly MappingKey[], end: number): Mapping {
+  const out = emptyLike(source);
+  for (let i = 0; i < end; i++) setItem(out, keys[i]!, getItem(source, keys[i]!));
   return out;
 }
 

@@ -1,53 +1,11 @@
-import { hasOwn, isPlainObject } from "@merge/core";
+import { PyFloat, pyEquals } from "@merge/core";
 
 /**
- * Equality as Python's `==` sees YAML data, which is what Salt's list `remove` strategy uses:
- * booleans are the integers 0 and 1 (`true == 1 == 1.0`), mappings compare by keys and values whatever the order,
- * lists element-wise. NaN equals NaN because PyYAML hands out one shared NaN object and Python's containment test
- * checks identity first.
+ * Equality as Python's `==` sees YAML data is core's `pyEquals` (booleans are 0 and 1, ints equal floats, mappings by
+ * keys and values in any order, NaN equal to itself because Salt's list is compared by containment, which checks
+ * identity first). Re-exported here, where Salt's list `remove` strategy uses it.
  */
-export function pyEquals(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const na = numeric(a);
-  if (na !== undefined) {
-    const nb = numeric(b);
-    if (nb === undefined) return false;
-    // biome-ignore lint/suspicious/noDoubleEquals: bigint against number needs the mathematical comparison
-    if (na == nb) return true;
-    return typeof na === "number" && typeof nb === "number" && Number.isNaN(na) && Number.isNaN(nb);
-  }
-  if (typeof a !== "object" || typeof b !== "object") {
-    // null and undefined are both Python's None
-    return (a === null || a === undefined) && (b === null || b === undefined);
-  }
-  if (a === null || b === null) return a === b;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!pyEquals(a[i], b[i])) return false;
-    return true;
-  }
-  if (isPlainObject(a)) {
-    if (!isPlainObject(b)) return false;
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (const key of keys) if (!hasOwn(b, key) || !pyEquals(a[key], b[key])) return false;
-    return true;
-  }
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  return false;
-}
-
-function numeric(value: unknown): number | bigint | undefined {
-  switch (typeof value) {
-    case "number":
-    case "bigint":
-      return value;
-    case "boolean":
-      return value ? 1 : 0;
-    default:
-      return undefined;
-  }
-}
+export { pyEquals };
 
 /**
  * Builds a membership test equal to `item in list` under `pyEquals`. Lists of a few scalars are scanned; longer
@@ -69,6 +27,7 @@ export function pyMembership(list: readonly unknown[], start: number): (item: un
     const value = list[i];
     if (typeof value === "string") strings.add(value);
     else if (typeof value === "number") numbers.add(value);
+    else if (value instanceof PyFloat) numbers.add(value.value);
     else if (typeof value === "boolean") numbers.add(value ? 1 : 0);
     else if (value === null || value === undefined) none = true;
     else if (typeof value === "bigint") exactOnly = true;
@@ -96,6 +55,7 @@ export function pyMembership(list: readonly unknown[], start: number): (item: un
         return none;
       default:
         if (item === null) return none;
+        if (item instanceof PyFloat) return numbers.has(item.value);
         for (const other of others) if (pyEquals(item, other)) return true;
         return false;
     }

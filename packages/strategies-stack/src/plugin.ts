@@ -1,14 +1,19 @@
 import {
   copyDict,
-  type Dict,
-  hasOwn,
-  isPlainObject,
+  deleteItem,
+  getItem,
+  hasItem,
+  isMapping,
+  type Mapping,
+  type MappingKey,
   MergeError,
   type MergerContext,
   type MergerOptions,
   type MergerPlugin,
+  mappingKeys,
   type PathKey,
-  setKey,
+  PyDict,
+  setItem,
 } from "@merge/core";
 import { cleanShared } from "./cleanup.js";
 import { pyMembership } from "./equality.js";
@@ -83,7 +88,7 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
     if (typeof value === "object" && value !== null && typeof old === "object" && old !== null) {
       if (Array.isArray(value)) {
         if (Array.isArray(old)) return ctx.merge(old, value, key);
-      } else if (isPlainObject(value) && isPlainObject(old)) {
+      } else if (isMapping(value) && isMapping(old)) {
         return ctx.merge(old, value, key);
       }
       if (ctx.tracing) ctx.explain("replaced", key, "types differ");
@@ -104,102 +109,91 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
     }
   };
 
-  const dictStrategy = (incoming: Dict): StackStrategy => {
-    if (!hasOwn(incoming, DIRECTIVE_KEY)) return swapped > 0 ? "merge-last" : fallback;
-    const written = incoming[DIRECTIVE_KEY];
+  const dictStrategy = (incoming: Mapping): StackStrategy => {
+    if (!hasItem(incoming, DIRECTIVE_KEY)) return swapped > 0 ? "merge-last" : fallback;
+    const written = getItem(incoming, DIRECTIVE_KEY);
     if (!isStackStrategy(written)) {
       ctx.fail("UNKNOWN_STRATEGY", unknownStrategyMessage(written, "mapping"), { strategy: written });
     }
     return written;
   };
 
-  const dict = (base: Dict, incoming: unknown): unknown => {
-    if (!isPlainObject(incoming)) return incoming === undefined ? base : replace(incoming);
+  const dict = (base: Mapping, incoming: unknown): unknown => {
+    if (!isMapping(incoming)) return incoming === undefined ? base : replace(incoming);
     const strategy = dictStrategy(incoming);
     if (strategy === "overwrite") return overwrite(incoming);
-    const keys = Object.keys(incoming);
+    const keys = mappingKeys(incoming);
     if (strategy === "remove") return removeKeys(base, keys);
-    let out: Dict | undefined;
+    let out: Mapping | undefined;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (key === DIRECTIVE_KEY) continue;
-      const value = incoming[key];
+      const value = getItem(incoming, key);
       let next: unknown;
-      if (hasOwn(base, key)) {
-        const old = base[key];
+      if (hasItem(base, key)) {
+        const old = getItem(base, key);
         next = strategy === "merge-first" ? swap(old, value, key) : child(old, value, key);
         if (next === old) continue;
       } else {
         next = typeof value === "object" && value !== null ? cleanShared(value) : value;
         if (ctx.tracing) ctx.explain("added", key);
       }
-      if (out === undefined) out = copyMapping(base);
-      if (key === "__proto__") setKey(out, key, next);
-      else out[key] = next;
+      if (out === undefined) out = copyForWrite(base);
+      setItem(out, key, next);
     }
     return out ?? base;
   };
 
   // The same merge as `dict`, writing into `target`, a mapping the fold owns (see core's InPlaceHandlers).
-  const dictInto = (target: Dict, incoming: unknown): unknown => {
-    if (!isPlainObject(incoming)) return incoming === undefined ? target : replace(incoming);
+  const dictInto = (target: Mapping, incoming: unknown): unknown => {
+    if (!isMapping(incoming)) return incoming === undefined ? target : replace(incoming);
     const strategy = dictStrategy(incoming);
     if (strategy === "overwrite") return overwrite(incoming);
-    const keys = Object.keys(incoming);
+    const keys = mappingKeys(incoming);
     if (strategy === "remove") return removeKeysInto(target, keys);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (key === DIRECTIVE_KEY) continue;
-      const value = incoming[key];
+      const value = getItem(incoming, key);
       let next: unknown;
-      if (hasOwn(target, key)) {
-        const old = target[key];
+      if (hasItem(target, key)) {
+        const old = getItem(target, key);
         next = strategy === "merge-first" ? swap(old, value, key) : child(old, value, key);
         if (next === old) continue;
       } else {
         next = typeof value === "object" && value !== null ? cleanShared(value) : value;
         if (ctx.tracing) ctx.explain("added", key);
       }
-      if (key === "__proto__") setKey(target, key, next);
-      else target[key] = next;
+      setItem(target, key, next);
     }
     return target;
   };
 
-  const overwrite = (incoming: Dict): unknown => {
+  const overwrite = (incoming: Mapping): unknown => {
     if (ctx.tracing) ctx.explain("replaced", undefined, "__: overwrite");
     return cleanShared(incoming);
   };
 
-  const removeKeys = (base: Dict, keys: readonly string[]): Dict => {
-    let doomed: Set<string> | undefined;
+  const removeKeys = (base: Mapping, keys: readonly MappingKey[]): Mapping => {
+    let out: Mapping | undefined;
     for (const key of keys) {
-      if (key === DIRECTIVE_KEY || !hasOwn(base, key)) continue;
-      doomed ??= new Set();
-      doomed.add(key);
+      if (key === DIRECTIVE_KEY || !hasItem(out ?? base, key)) continue;
+      out ??= copyForWrite(base);
+      deleteItem(out, key);
     }
-    if (doomed === undefined) return base;
-    const out: Dict = {};
-    for (const key of Object.keys(base)) {
-      if (doomed.has(key)) {
-        if (ctx.tracing) ctx.explain("removed", key);
-      } else {
-        setKey(out, key, base[key]);
-      }
-    }
+    if (out === undefined) return base;
+    // Traces name removed keys in the mapping's order.
+    if (ctx.tracing) for (const key of mappingKeys(base)) if (!hasItem(out, key)) ctx.explain("removed", key);
     return out;
   };
 
   // `remove` on an owned mapping: deletes the keys (the others keep their order, as in the copy `removeKeys` makes).
-  const removeKeysInto = (target: Dict, keys: readonly string[]): Dict => {
-    // Traces name removed keys in the mapping's order, as the pure merge does; collecting them costs a pass.
-    if (ctx.tracing) {
-      const doomed = new Set(keys.filter((key) => key !== DIRECTIVE_KEY && hasOwn(target, key)));
-      for (const key of Object.keys(target)) if (doomed.has(key)) ctx.explain("removed", key);
-    }
-    for (const key of keys) {
-      if (key !== DIRECTIVE_KEY && hasOwn(target, key)) delete target[key];
-    }
+  const removeKeysInto = (target: Mapping, keys: readonly MappingKey[]): Mapping => {
+    // Traces name removed keys in the mapping's order, as the pure merge does; the snapshot costs a pass.
+    const before = ctx.tracing ? mappingKeys(target) : undefined;
+    for (const key of keys) if (key !== DIRECTIVE_KEY) deleteItem(target, key);
+    if (before !== undefined)
+      for (const key of before) if (!hasItem(target, key)) ctx.explain("removed", key);
     return target;
   };
 
@@ -208,7 +202,7 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
   const listStrategy = (incoming: readonly unknown[]): StackStrategy => {
     listStart = 0;
     if (incoming.length > 0 && isListDirective(incoming[0])) {
-      const written = incoming[0][DIRECTIVE_KEY];
+      const written = getItem(incoming[0], DIRECTIVE_KEY);
       if (!isStackStrategy(written)) {
         ctx.fail("UNKNOWN_STRATEGY", unknownStrategyMessage(written, "list"), { strategy: written });
       }
@@ -302,7 +296,8 @@ function createHandlers(fallback: StackStrategy, ctx: MergerContext) {
 // crossover: between 12 and 24 keys.
 const SPREAD_MAX_KEYS = 16;
 
-function copyMapping(base: Dict): Dict {
+function copyForWrite(base: Mapping): Mapping {
+  if (base instanceof PyDict) return base.copy();
   return Object.keys(base).length <= SPREAD_MAX_KEYS ? { ...base } : copyDict(base);
 }
 

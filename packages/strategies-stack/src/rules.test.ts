@@ -250,7 +250,7 @@ describe("purity and safety", () => {
     (accumulator.value as Record<string, unknown>).f = foreign;
     accumulator.merge({ f: { z: 2 } });
     expect(foreign).toEqual({ y: 1 });
-    expect(accumulator.value.f).toEqual({ y: 1, z: 2 });
+    expect((accumulator.value as Record<string, unknown>).f).toEqual({ y: 1, z: 2 });
   });
 
   it("turns nesting beyond the limit into DEPTH_LIMIT", () => {

@@ -1,4 +1,4 @@
-import { hasOwn, isPlainObject } from "@merge/core";
+import { hasItem, isMapping, type Mapping, PyFloat } from "@merge/core";
 
 /** PillarStack's merging strategies, spelled as in a `__:` directive. */
 export type StackStrategy = "merge-last" | "merge-first" | "remove" | "overwrite";
@@ -20,8 +20,8 @@ export function isStackStrategy(value: unknown): value is StackStrategy {
 }
 
 /** A list's first item that is a mapping holding `__` is a directive (the whole item is dropped). */
-export function isListDirective(item: unknown): item is Record<string, unknown> {
-  return isPlainObject(item) && hasOwn(item, DIRECTIVE_KEY);
+export function isListDirective(item: unknown): item is Mapping {
+  return isMapping(item) && hasItem(item, DIRECTIVE_KEY);
 }
 
 /** A short, Python-flavoured rendering of a directive value for messages (`'merge-lst'`, `None`, `3`). */
@@ -30,8 +30,9 @@ export function describeDirective(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "number" || typeof value === "bigint") return String(value);
-  return Array.isArray(value) ? "a list" : isPlainObject(value) ? "a mapping" : typeof value;
+  if (typeof value === "number" || typeof value === "bigint" || value instanceof PyFloat)
+    return String(value);
+  return Array.isArray(value) ? "a list" : isMapping(value) ? "a mapping" : typeof value;
 }
 
 export function unknownStrategyMessage(value: unknown, where: "mapping" | "list"): string {
