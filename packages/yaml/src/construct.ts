@@ -1,4 +1,4 @@
-import { setKey } from "@merge/core";
+import { keyIdentity, PyDict, setKey } from "@merge/core";
 import {
   type Alias,
   isAlias,
@@ -29,7 +29,8 @@ import {
 export interface BuiltPosition {
   readonly line: number;
   readonly column: number;
-  keys?: Map<string, BuiltPosition>;
+  /** Entries by key identity (`@merge/core`'s `keyIdentity`: a string key is itself). */
+  keys?: Map<unknown, BuiltPosition>;
   items?: BuiltPosition[];
 }
 
@@ -37,8 +38,9 @@ export interface ConstructorOptions {
   readonly flavor: YamlFlavor;
   readonly file: string | undefined;
   readonly maxNodes: number;
-  readonly mappings: "object" | "map";
-  /** Return whole-number floats as `YamlFloat` (mapping keys stay numbers). */
+  /** `object`: plain objects; `exact`: `PyDict`s with typed keys (float keys stay floats). */
+  readonly mappings: "object" | "exact";
+  /** Return whole-number floats as `PyFloat`. */
   readonly keepFloats: boolean;
   readonly lines: LineCounter;
   readonly track: boolean;
@@ -221,9 +223,9 @@ export class YamlConstructor {
       switch (tag) {
         case undefined:
         case TAG.map:
-          return this.mapping(node, this.o.mappings === "map");
+          return this.mapping(node, this.o.mappings === "exact");
         case TAG.set:
-          return new Set((this.mapping(node, true) as Map<unknown, unknown>).keys());
+          return new Set((this.mapping(node, true) as PyDict).keyList());
         case TAG.omap:
         case TAG.pairs:
           this.fail("YAML_TAG", `expected a sequence for ${tag}, but found mapping`, node);
@@ -371,16 +373,17 @@ export class YamlConstructor {
     return false;
   }
 
-  private mapping(node: YAMLMap, asMap: boolean): unknown {
+  private mapping(node: YAMLMap, exact: boolean): unknown {
     const pairs: readonly PairRef[] = this.hasMerge(node)
       ? this.flatten(node)
       : (node.items as unknown as PairRef[]);
     const salt = this.o.flavor === "salt";
     const track = this.o.track;
-    const positions = track ? new Map<string, BuiltPosition>() : undefined;
-    const obj: Record<string, unknown> | undefined = asMap ? undefined : {};
-    const map: Map<unknown, unknown> | undefined = asMap ? new Map() : undefined;
-    // Python-equality classes seen so far, kept only once a non-string key shows up.
+    const positions = track ? new Map<unknown, BuiltPosition>() : undefined;
+    // A PyDict compares keys as Python does by itself; a plain object needs the names json.dumps gives keys, and
+    // the Python-equality classes seen so far, kept only once a non-string key shows up.
+    const dict: PyDict | undefined = exact ? new PyDict() : undefined;
+    const obj: Record<string, unknown> | undefined = exact ? undefined : {};
     let classes: Map<string, unknown> | undefined;
     for (const pair of pairs) {
       const keyNode = this.deref(pair.key) ?? EMPTY;
@@ -398,56 +401,66 @@ export class YamlConstructor {
         (keyNode.source === "=" || keyNode.tag !== undefined) && this.scalarTag(keyNode) === TAG.value;
       let key = valueKey ? "=" : this.node(keyNode);
       this.atKey = false;
-      if (key instanceof YamlFloat) key = key.value;
-      if (typeof key === "object" && key !== null && !(key instanceof Date) && !(key instanceof Uint8Array)) {
+      if (!exact && key instanceof YamlFloat) key = key.value;
+      if (
+        typeof key === "object" &&
+        key !== null &&
+        !(key instanceof Date) &&
+        !(key instanceof Uint8Array) &&
+        !(key instanceof YamlFloat)
+      ) {
         this.fail("YAML_KEY", "found unhashable key", keyNode);
       }
       const keyPos = track ? this.position(pair.key ?? pair.value) : undefined;
-      const isFloat = typeof key === "number" && this.scalarTag(keyNode) === TAG.float;
       let duplicate: boolean;
       let name: unknown = key;
-      if (classes === undefined && typeof key === "string") {
+      if (dict !== undefined) {
+        duplicate = dict.has(key);
+      } else if (classes === undefined && typeof key === "string") {
         // Only Salt refuses a repeated string key; otherwise writing it again already keeps the first position.
-        duplicate = salt && (obj !== undefined ? Object.hasOwn(obj, key) : map!.has(key));
+        duplicate = salt && Object.hasOwn(obj!, key);
       } else {
+        const isFloat = typeof key === "number" && this.scalarTag(keyNode) === TAG.float;
         if (classes === undefined) {
           classes = new Map();
-          const existing = obj !== undefined ? Object.keys(obj) : (Array.from(map!.keys()) as string[]);
-          for (const k of existing) classes.set(`s${k}`, k);
+          for (const k of Object.keys(obj!)) classes.set(`s${k}`, k);
         }
         const eq = keyEquality(key, isFloat);
         duplicate = classes.has(eq);
         if (duplicate) name = classes.get(eq);
         else {
-          name = obj !== undefined ? keyText(key, isFloat) : key;
+          name = keyText(key, isFloat);
           if (name === undefined)
             this.fail(
               "YAML_KEY",
-              "a binary key cannot name an object property (use mappings: 'map')",
+              "a binary key cannot name an object property (load with values: 'exact')",
               keyNode,
             );
           classes.set(eq, name);
         }
       }
       if (duplicate && salt) {
+        const isFloat =
+          key instanceof YamlFloat || (typeof key === "number" && this.scalarTag(keyNode) === TAG.float);
+        const plainKey = key instanceof YamlFloat ? key.value : key;
         this.fail(
           "YAML_DUPLICATE_KEY",
-          `found conflicting ID '${keyText(key, isFloat) ?? String(key)}'`,
+          `found conflicting ID '${keyText(plainKey, isFloat) ?? String(plainKey)}'`,
           keyNode,
         );
       }
       const value = this.node(pair.value);
       const valuePos = this.lastPos;
-      if (obj !== undefined) setKey(obj, name as string, value);
-      else map!.set(name, value);
+      if (dict !== undefined) dict.set(key as never, value);
+      else setKey(obj!, name as string, value);
       if (positions !== undefined) {
-        const text = obj !== undefined ? (name as string) : (keyText(name, isFloat) ?? String(name));
         const entry: BuiltPosition = { ...keyPos!, keys: valuePos?.keys, items: valuePos?.items };
-        positions.set(text, entry);
+        // A repeated key is found where its (last, winning) value was written.
+        positions.set(keyIdentity(name), entry);
       }
     }
     if (positions !== undefined) this.lastPos = { ...this.position(node), keys: positions };
-    return obj ?? map;
+    return dict ?? obj;
   }
 
   private scalarTag(node: Scalar): string {
@@ -490,7 +503,10 @@ export class YamlConstructor {
           return constructInt(text, this.o.flavor);
         case TAG.float: {
           const value = constructFloat(text);
-          return this.o.keepFloats && Number.isInteger(value) && !this.atKey ? new YamlFloat(value) : value;
+          // Plain mappings need float keys as numbers (named `1.0` by keyText); exact ones keep them floats.
+          return this.o.keepFloats && Number.isInteger(value) && (!this.atKey || this.o.mappings === "exact")
+            ? new YamlFloat(value)
+            : value;
         }
         case TAG.timestamp:
           return constructTimestamp(text, this.o.flavor);

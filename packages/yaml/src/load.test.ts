@@ -1,3 +1,4 @@
+import { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { loadYaml, loadYamlAll } from "./load.js";
 import { YamlTimestamp } from "./timestamp.js";
@@ -178,12 +179,10 @@ describe("mappings", () => {
     expect(py("{1: a, 1.0: b, true: c}")).toEqual({ 1: "c" });
   });
 
-  it("keeps typed keys apart in map mode", () => {
-    const v = loadYaml("1: int\n'1': str\nfalse: bool\n~: none", { mappings: "map" }) as Map<
-      unknown,
-      unknown
-    >;
-    expect(v).toBeInstanceOf(Map);
+  it("keeps typed keys apart in exact mode (and in the older map mode)", () => {
+    const v = loadYaml("1: int\n'1': str\nfalse: bool\n~: none", { values: "exact" }) as PyDict;
+    expect(v).toBeInstanceOf(PyDict);
+    expect(loadYaml("1: a", { mappings: "map" })).toBeInstanceOf(PyDict);
     expect([...v.entries()]).toEqual([
       [1, "int"],
       ["1", "str"],

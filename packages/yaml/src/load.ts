@@ -1,5 +1,6 @@
 import { type CST, Composer, Lexer, LineCounter, type Node, Parser, type YAMLError } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
+import { keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
 import { type BuiltPosition, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
@@ -19,15 +20,15 @@ export interface LoadYamlOptions {
   /** Deepest collection nesting accepted (default 500); deeper is a `DEPTH_LIMIT` error. */
   readonly maxDepth?: number;
   /**
-   * `object` (default): mappings are plain objects with keys named as `json.dumps` names them (`1`, `true`,
-   * `null`, `1.5`). `map`: mappings are `Map`s keyed by the typed value (number, bigint, boolean, null, string,
-   * `YamlTimestamp`, `Uint8Array`), so `1` and `"1"` stay different keys.
+   * `plain` (default): mappings are plain objects with keys named as `json.dumps` names them (`1`, `true`, `null`,
+   * `1.5`; integer-like keys first, as JavaScript orders them) and whole floats are numbers (`1.0` reads as `1`).
+   * `exact`: what PyYAML builds, in `@merge/core`'s exact model: mappings are `PyDict`s keyed by the typed value
+   * (`1` and `"1"` are two keys, every key in document order) and whole floats are `PyFloat`s (`1.0`).
    */
+  readonly values?: "plain" | "exact";
+  /** Older spelling: `map` gives `PyDict` mappings as `values: "exact"` does (floats as `keepFloats` says). */
   readonly mappings?: "object" | "map";
-  /**
-   * Return floats that are whole numbers (`1.0`, `1.0e+3`) as `YamlFloat` objects instead of numbers, so they
-   * print and dump as Python floats (`1.0`) rather than as integers; default false.
-   */
+  /** Older spelling: whole floats as `PyFloat` (also implied by `values: "exact"`). */
   readonly keepFloats?: boolean;
 }
 
@@ -36,9 +37,9 @@ export interface YamlWithPositions {
   readonly value: unknown;
   /**
    * 1-based line and column of the key (for a mapping entry) or item (for a sequence entry) at `path`; `[]` is the
-   * document's root. Keys are given as in the loaded value (object keys, or array indexes).
+   * document's root. Keys are given as in the loaded value (object keys, typed `PyDict` keys, or array indexes).
    */
-  positionOf(path: readonly (string | number)[]): { line: number; column: number } | undefined;
+  positionOf(path: readonly unknown[]): { line: number; column: number } | undefined;
 }
 
 // PyYAML's reader refuses these characters anywhere in the stream.
@@ -420,8 +421,8 @@ function constructDocument(
     flavor: options.flavor ?? "pyyaml",
     file: options.filename,
     maxNodes: options.maxNodes ?? DEFAULT_MAX_NODES,
-    mappings: options.mappings ?? "object",
-    keepFloats: options.keepFloats ?? false,
+    mappings: options.values === "exact" || options.mappings === "map" ? "exact" : "object",
+    keepFloats: options.values === "exact" || options.keepFloats === true,
     lines: prepared.lines,
     track,
     hasAnchors: prepared.text.includes("&"),
@@ -478,7 +479,7 @@ export function loadYamlWithPositions(
       let at = pos;
       for (const step of path) {
         if (at === undefined) return undefined;
-        at = typeof step === "number" ? at.items?.[step] : at.keys?.get(step);
+        at = at.items !== undefined ? at.items[step as number] : at.keys?.get(keyIdentity(step));
       }
       return at === undefined ? undefined : { line: at.line, column: at.column };
     },

@@ -1,3 +1,4 @@
+import { PyDict } from "@merge/core";
 import { type LoadYamlOptions, loadYaml, loadYamlWithPositions, type YamlWithPositions } from "./load.js";
 
 export interface YamlLoaderOptions extends Omit<LoadYamlOptions, "filename"> {
@@ -32,6 +33,9 @@ function deepFreeze(root: unknown): void {
     if (Array.isArray(value)) {
       Object.freeze(value);
       for (const item of value) stack.push(item);
+    } else if (value instanceof PyDict) {
+      value.freeze();
+      for (const v of value.values()) stack.push(v);
     } else if (value instanceof Map) {
       for (const [k, v] of value) stack.push(k, v);
     } else if (value instanceof Set) {

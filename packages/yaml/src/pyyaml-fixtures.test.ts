@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isMergeError } from "@merge/core";
+import { isMergeError, PyDict, PyFloat, pyFloatRepr } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { type DumpYamlOptions, dumpYaml } from "./dump.js";
 import { loadYaml } from "./load.js";
@@ -39,18 +39,19 @@ function build(d: Typed): unknown {
   throw new Error(`unknown fixture form ${JSON.stringify(d)}`);
 }
 
-/** A loaded value in a comparable form (numbers by value: JavaScript cannot tell 1.0 from 1). */
+/** A loaded value (exact model) in a comparable form: ints and floats apart, floats by Python's repr. */
 function canon(v: unknown): unknown {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "bigint") return { $int: String(v) };
-  if (typeof v === "number") return { $num: Number.isNaN(v) ? "nan" : v };
+  if (typeof v === "number") return Number.isInteger(v) ? { $int: String(v) } : { $float: pyFloatRepr(v) };
+  if (v instanceof PyFloat) return { $float: pyFloatRepr(v.value) };
   if (v instanceof YamlTimestamp) {
     return v.kind === "date" ? { $date: v.toPythonIsoformat() } : { $datetime: v.toPythonIsoformat(" ") };
   }
   if (v instanceof Uint8Array) return { $bytes: Buffer.from(v).toString("base64") };
   if (Array.isArray(v)) return v.map(canon);
   if (v instanceof Set) return { $set: [...v].map((x) => JSON.stringify(canon(x))).sort() };
-  if (v instanceof Map) return { $map: [...v].map(([k, x]) => [canon(k), canon(x)]) };
+  if (v instanceof PyDict) return { $map: [...v].map(([k, x]) => [canon(k), canon(x)]) };
   throw new Error("unexpected value");
 }
 
@@ -59,13 +60,10 @@ function canonExpected(d: Typed): unknown {
   if (Array.isArray(d)) return d.map(canonExpected);
   if (d === null || typeof d !== "object") return d;
   const o = d as Record<string, unknown>;
-  if ("$int" in o) {
-    const big = BigInt(o.$int as string);
-    return big >= MIN && big <= MAX ? { $num: Number(big) } : { $int: String(big) };
-  }
+  if ("$int" in o) return { $int: String(BigInt(o.$int as string)) };
   if ("$float" in o) {
     const f = o.$float as string;
-    return { $num: f === "nan" ? "nan" : f === "inf" ? Infinity : f === "-inf" ? -Infinity : Number(f) };
+    return { $float: f === "nan" || f === "inf" || f === "-inf" ? f : pyFloatRepr(Number(f)) };
   }
   if ("$map" in o)
     return { $map: (o.$map as [Typed, Typed][]).map(([k, v]) => [canonExpected(k), canonExpected(v)]) };
@@ -89,7 +87,7 @@ describe("loading agrees with PyYAML and Salt's loader (recorded outputs)", () =
         const expected = row[flavor] as { $error?: string } | null;
         let got: unknown;
         try {
-          got = canon(loadYaml(row.text, { flavor, mappings: "map" }));
+          got = canon(loadYaml(row.text, { flavor, values: "exact" }));
         } catch (error) {
           if (!isMergeError(error)) throw error;
           got = { $error: error.code };

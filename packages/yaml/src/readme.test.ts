@@ -1,3 +1,4 @@
+import type { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { dumpYaml } from "./dump.js";
 import { loadYaml, loadYamlWithPositions } from "./load.js";
@@ -21,9 +22,12 @@ describe("README examples", () => {
     expect(dumpYaml({ users: [{ name: "bob" }] }, { preset: "cloud-init" })).toBe(
       "---\nusers:\n-   name: bob\n...\n",
     );
-    const top = loadYaml("1: int\n'1': str\n", { mappings: "map" }) as Map<unknown, unknown>;
+    const top = loadYaml("10: a\n'9': b\n1: int\n'1': str\nversion: 9.0\n", { values: "exact" }) as PyDict;
+    expect(top.keyList()).toEqual([10, "9", 1, "1", "version"]);
     expect(top.get(1)).toBe("int");
     expect(top.get("1")).toBe("str");
+    expect(String(top.get("version"))).toBe("9.0");
+    expect(dumpYaml(top)).toBe("10: a\n'9': b\n1: int\n'1': str\nversion: 9.0\n");
     const { positionOf } = loadYamlWithPositions("a:\n  b: 1\n", { filename: "top.sls" });
     expect(positionOf(["a", "b"])).toEqual({ line: 2, column: 3 });
   });

@@ -1,4 +1,4 @@
-import { compareCodePoints, isPlainObject } from "@merge/core";
+import { compareCodePoints, isPlainObject, PyDict } from "@merge/core";
 import { yamlError } from "./errors.js";
 import { pythonFloatRepr } from "./pyfloat.js";
 import { resolvePlain, TAG } from "./resolver.js";
@@ -93,6 +93,7 @@ function sortClass(key: unknown): SortClass {
     case "string":
       return "string";
     default:
+      if (key instanceof YamlFloat) return "number";
       if (key instanceof YamlTimestamp)
         return key.kind === "date" ? "date" : key.offsetMinutes === null ? "naive" : "other";
       if (key instanceof Date) return "other";
@@ -104,8 +105,8 @@ function sortClass(key: unknown): SortClass {
 function compareKeys(a: unknown, b: unknown, cls: SortClass): number {
   if (cls === "string") return compareCodePoints(a as string, b as string);
   if (cls === "number") {
-    const x = typeof a === "boolean" ? Number(a) : a;
-    const y = typeof b === "boolean" ? Number(b) : b;
+    const x = typeof a === "boolean" || a instanceof YamlFloat ? Number(a) : a;
+    const y = typeof b === "boolean" || b instanceof YamlFloat ? Number(b) : b;
     return (x as number) < (y as number) ? -1 : (x as number) > (y as number) ? 1 : 0;
   }
   if (cls === "bytes") return Buffer.compare(a as Uint8Array, b as Uint8Array);
@@ -199,7 +200,7 @@ export class Representer {
     }
     let entries: [unknown, unknown][];
     let tag: string = TAG.map;
-    if (value instanceof Map) entries = Array.from(value.entries());
+    if (value instanceof PyDict || value instanceof Map) entries = Array.from(value.entries());
     else if (value instanceof Set) {
       tag = TAG.set;
       entries = Array.from(value, (key): [unknown, unknown] => [key, null]);

@@ -1,3 +1,4 @@
+import { PY_KEY } from "@merge/core";
 /**
  * A YAML 1.1 timestamp as PyYAML builds it: a `datetime.date` (date only) or a `datetime.datetime`, naive (no zone)
  * or with a fixed UTC offset. It is a `Date` (so callers can use it as one) that also remembers what a `Date` cannot
@@ -17,6 +18,15 @@ export class YamlTimestamp extends Date {
     this.kind = kind;
     this.offsetMinutes = offsetMinutes;
     this.microsecond = microsecond;
+  }
+
+  /**
+   * Its identity as a dict key (`@merge/core`'s `PY_KEY` protocol), equal where Python's `==` is: a date never equals
+   * a datetime, a naive datetime never equals an aware one, aware ones are equal at the same instant.
+   */
+  [PY_KEY](): string {
+    const seconds = Math.floor(this.getTime() / 1000);
+    return `timestamp:${this.kind}:${this.offsetMinutes === null ? "naive" : "aware"}:${seconds}:${this.microsecond}`;
   }
 
   /** Python's `isoformat()` (with `sep` between date and time, `T` by default). */

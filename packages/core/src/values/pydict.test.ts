@@ -158,3 +158,17 @@ describe("keyText", () => {
     expect(keyText(key)).toBe(text);
   });
 });
+
+describe("PyDict.freeze", () => {
+  it("refuses changes once frozen, and its copies are not frozen", () => {
+    const d = new PyDict([["a", 1]]).freeze();
+    expect(d.isFrozen).toBe(true);
+    expect(() => d.set("b", 2)).toThrow(TypeError);
+    expect(() => d.delete("a")).toThrow(TypeError);
+    expect(() => d.clear()).toThrow(TypeError);
+    const copy = d.copy();
+    copy.set("b", 2);
+    expect(copy.keyList()).toEqual(["a", "b"]);
+    expect(d.keyList()).toEqual(["a"]);
+  });
+});

@@ -41,6 +41,8 @@ export function keyIdentity(key: unknown): unknown {
       const own = (key as { [PY_KEY]?: unknown })[PY_KEY];
       if (typeof own === "function") return Symbol.for(`@merge/core.key:${String(own.call(key))}`);
       if (key instanceof Date) return Symbol.for(`@merge/core.key:date:${key.getTime()}`);
+      // bytes are hashable in Python (YAML `!!binary` keys)
+      if (key instanceof Uint8Array) return Symbol.for(`@merge/core.key:bytes:${bytesHex(key)}`);
       break;
     }
     default:
@@ -49,6 +51,12 @@ export function keyIdentity(key: unknown): unknown {
   throw new MergeError("UNHASHABLE_KEY", `unhashable type: '${pyTypeOfKey(key)}'`, {
     details: { type: pyTypeOfKey(key) },
   });
+}
+
+function bytesHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  return out;
 }
 
 function pyTypeOfKey(key: unknown): string {
@@ -93,6 +101,10 @@ function floatKeyText(value: number): string {
 
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
+function frozenError(): TypeError {
+  return new TypeError("cannot change a frozen PyDict (a shared value: copy it first)");
+}
+
 /**
  * A mapping with the semantics of a Python `dict`: keys of any hashable type, compared as Python compares them
  * (`1 == 1.0 == True`), every key kept where it was first inserted (updating a key keeps its place and its first
@@ -108,6 +120,7 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
   private readonly byIdentity = new Map<unknown, V>();
   /** The key as first written, for the keys whose identity differs from it (`true`, `1.0`); usually absent. */
   private spelled: Map<unknown, MappingKey> | undefined;
+  private frozen = false;
 
   constructor(entries?: Iterable<readonly [MappingKey, V]> | null) {
     if (entries !== undefined && entries !== null) for (const [key, value] of entries) this.set(key, value);
@@ -134,6 +147,7 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
 
   /** Sets a value; a key already present (by Python equality) keeps its position and its first spelling. */
   set(key: MappingKey, value: V): this {
+    if (this.frozen) throw frozenError();
     if (typeof key === "string") {
       this.byIdentity.set(key, value);
       return this;
@@ -148,6 +162,7 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
   }
 
   delete(key: unknown): boolean {
+    if (this.frozen) throw frozenError();
     const identity = typeof key === "string" ? key : keyIdentity(key);
     if (!this.byIdentity.delete(identity)) return false;
     this.spelled?.delete(identity);
@@ -155,6 +170,7 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
   }
 
   clear(): void {
+    if (this.frozen) throw frozenError();
     this.byIdentity.clear();
     this.spelled = undefined;
   }
@@ -196,7 +212,20 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
     for (const [key, value] of this.entries()) callback(value, key, this);
   }
 
-  /** A shallow copy. */
+  /**
+   * Makes this mapping read-only (`set`, `delete` and `clear` then throw a `TypeError`), as `Object.freeze` does for
+   * an object: for values shared between callers, such as a loader's cache. Copies are not frozen.
+   */
+  freeze(): this {
+    this.frozen = true;
+    return this;
+  }
+
+  get isFrozen(): boolean {
+    return this.frozen;
+  }
+
+  /** A shallow copy (never frozen). */
   copy(): PyDict<V> {
     const out = new PyDict<V>();
     for (const [identity, value] of this.byIdentity) out.byIdentity.set(identity, value);
