@@ -1,15 +1,17 @@
 export { EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliErrorCode } from "./cli-error.js";
-export { explainResult } from "./explain/attribute.js";
-export { captureRegistry } from "./explain/capture.js";
-export type {
-  ExplainDecision,
-  ExplainDocument,
-  ExplainEntry,
-  ExplainOrigin,
-  ExplainRemoval,
-  Explanation,
-} from "./explain/model.js";
-export { createTraceRecorder, type TraceRecorder } from "./explain/recorder.js";
+// Provenance lives in @merge/explain; re-exported for code written against earlier versions of this package.
+export {
+  captureRegistry,
+  createTraceRecorder,
+  type ExplainDecision,
+  type ExplainDocument,
+  type ExplainEntry,
+  type ExplainOrigin,
+  type ExplainRemoval,
+  type Explanation,
+  explainResult,
+  type TraceRecorder,
+} from "@merge/explain";
 export { renderExplainedJson, renderExplainedYaml } from "./explain/render.js";
 export type { CliIO } from "./io.js";
 export { loadPluginModule } from "./plugins.js";

@@ -1,10 +1,10 @@
 import { type MergeError, isMergeError, mergeAll } from "@merge/core";
-import { createTraceRecorder } from "../explain/recorder.js";
 import { type LoadedDocument, loadDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
 import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
+import { createTraceRecorder } from "@merge/explain";
 
 /** cloud-init's documented default, the seed's spec. */
 export const DEFAULT_DOCS_SPEC = "list(extend)+dict()+str(append)";

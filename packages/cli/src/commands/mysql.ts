@@ -1,10 +1,10 @@
 import type { Dict } from "@merge/core";
 import { createMysqlPillar, mergeExtPillar } from "@merge/source-mysql";
-import type { ExplainDocument } from "../explain/model.js";
 import { createOutputOptions, emit, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
+import type { ExplainDocument } from "@merge/explain";
 
 /** `merge mysql`: every `- mysql:` entry of the master configuration, run for one minion and merged as Salt does. */
 export async function execute({ values, io }: CommandInput): Promise<number> {

@@ -1,6 +1,5 @@
 import type { TraceEvent } from "@merge/core";
-import { explainResult } from "../explain/attribute.js";
-import type { ExplainDocument } from "../explain/model.js";
+import { type ExplainDocument, explainResult } from "@merge/explain";
 import { renderExplainedJson, renderExplainedYaml } from "../explain/render.js";
 import { renderValue, type YamlStyle } from "../render.js";
 import type { OutputOptions } from "./common.js";

@@ -3,14 +3,12 @@ import { resolve } from "node:path";
 import { type Dict, isPlainObject, MergeError } from "@merge/core";
 import { loadStack, type StackLoaderOptions } from "@merge/source-stack";
 import { loadYamlWithPositions } from "@merge/yaml";
-import { captureRegistry } from "../explain/capture.js";
-import type { ExplainDocument } from "../explain/model.js";
-import { createTraceRecorder } from "../explain/recorder.js";
 import type { CliIO } from "../io.js";
 import { loadDocument } from "../load-document.js";
 import { createCliRegistry, createOutputOptions, emit, requiredString, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput, ParsedValues } from "./table.js";
+import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "stack");

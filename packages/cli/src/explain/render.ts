@@ -1,7 +1,7 @@
 import { formatPath, type PathKey } from "@merge/core";
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import { createYamlDocument, toPlain, type YamlStyle, yamlText } from "../render.js";
-import type { ExplainDecision, ExplainEntry, ExplainOrigin, Explanation } from "./model.js";
+import type { ExplainDecision, ExplainEntry, ExplainOrigin, Explanation } from "@merge/explain";
 
 function where(name: string | undefined, line: number | undefined): string {
   if (name === undefined) return "?";

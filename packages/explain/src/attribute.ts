@@ -1,4 +1,13 @@
-import { isPlainObject, type PathKey, type TraceEvent } from "@merge/core";
+import {
+  getItem,
+  hasItem,
+  isMapping,
+  type Mapping,
+  mappingKeys,
+  type PathKey,
+  PyFloat,
+  type TraceEvent,
+} from "@merge/core";
 import type {
   ExplainDecision,
   ExplainDocument,
@@ -88,12 +97,12 @@ export function explainResult(
     return undefined;
   }
 
-  function childSources(sources: Sources, key: string): Source[] {
+  function childSources(sources: Sources, key: PathKey): Source[] {
     const out: Source[] = [];
     for (const source of sources) {
       const node = source.node;
-      if (isPlainObject(node) && Object.hasOwn(node, key)) {
-        out.push({ document: source.document, node: node[key], path: [...source.path, key] });
+      if (isMapping(node) && hasItem(node, key)) {
+        out.push({ document: source.document, node: getItem(node, key), path: [...source.path, key] });
       }
     }
     return out;
@@ -114,8 +123,8 @@ export function explainResult(
       }));
     return list.map((item, index) => {
       let place: Place | undefined;
-      const container = typeof item === "object" && item !== null && !(item instanceof Date);
-      if (container) place = places.get(item);
+      const container = isContainer(item);
+      if (container) place = places.get(item as object);
       else {
         // Each input's equal items are used once, in order: linear in the list, whatever its length.
         for (const candidate of candidates) {
@@ -130,7 +139,7 @@ export function explainResult(
       const inner: Source[] = [];
       if (container) {
         for (const candidate of candidates) {
-          const at = isPlainObject(item) ? matchItem(item, candidate.items, index) : index;
+          const at = isMapping(item) ? matchItem(item, candidate.items, index) : index;
           if (at >= 0 && at < candidate.items.length) {
             inner.push({
               document: candidate.document,
@@ -162,12 +171,19 @@ export function explainResult(
     return sources.find((source) => source.document === document)?.path ?? fallback;
   }
 
-  function visit(value: unknown, path: PathKey[], taken: Place | undefined, sources: Sources): Set<number> {
+  // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping).
+  function visit(
+    value: unknown,
+    path: PathKey[],
+    taken: Place | undefined,
+    sources: Sources,
+    inList: boolean,
+  ): Set<number> {
     const own = byPath.get(pathKey(path));
     const last = own?.[own.length - 1];
     const history = own === undefined ? [] : own.map((event) => decisionOf(event, false));
     const isList = Array.isArray(value);
-    const isDict = !isList && isPlainObject(value);
+    const isDict = !isList && isMapping(value);
 
     let whole = taken;
     if (whole === undefined && (isList || isDict)) whole = places.get(value as object);
@@ -187,18 +203,19 @@ export function explainResult(
               ? matched![index]!.place
               : { document: whole.document, path: [...whole.path, index] };
           path.push(index);
-          for (const d of visit(item, path, place, matched?.[index]?.sources ?? [])) contributors.add(d);
+          for (const d of visit(item, path, place, matched?.[index]?.sources ?? [], true))
+            contributors.add(d);
           path.pop();
         });
       } else {
-        for (const key of Object.keys(value as object)) {
+        const dict = value as Mapping;
+        for (const key of mappingKeys(dict)) {
           const place =
             whole === undefined ? undefined : { document: whole.document, path: [...whole.path, key] };
           path.push(key);
-          const child = (value as Record<string, unknown>)[key];
-          for (const d of visit(child, path, place, whole === undefined ? childSources(sources, key) : [])) {
-            contributors.add(d);
-          }
+          const child = getItem(dict, key);
+          const inner = whole === undefined ? childSources(sources, key) : [];
+          for (const d of visit(child, path, place, inner, false)) contributors.add(d);
           path.pop();
         }
       }
@@ -218,7 +235,7 @@ export function explainResult(
 
     let origin: ExplainOrigin | undefined;
     if (taken !== undefined) origin = originAt(taken.document, taken.path);
-    else if (typeof path[path.length - 1] !== "number") origin = scalarOrigin(value, sources);
+    else if (!inList) origin = scalarOrigin(value, sources);
     if (origin === undefined && last?.document !== undefined) {
       origin = originAt(last.document, pathIn(last.document, sources, path));
     }
@@ -244,6 +261,7 @@ export function explainResult(
     [],
     undefined,
     documents.map((doc, document) => ({ document, node: doc.value, path: [] })),
+    false,
   );
   return {
     documents: documents.map((doc, index) =>
@@ -267,11 +285,11 @@ function indexContainers(
       indexContainers(item, path, document, places);
       path.pop();
     });
-  } else if (isPlainObject(value)) {
+  } else if (isMapping(value)) {
     if (!places.has(value)) places.set(value, { document, path: path.slice() });
-    for (const key of Object.keys(value)) {
+    for (const key of mappingKeys(value)) {
       path.push(key);
-      indexContainers(value[key], path, document, places);
+      indexContainers(getItem(value, key), path, document, places);
       path.pop();
     }
   }
@@ -281,7 +299,7 @@ function indexContainers(
 function scalarQueues(items: readonly unknown[]): Map<unknown, number[]> {
   const queues = new Map<unknown, number[]>();
   items.forEach((item, index) => {
-    if (typeof item === "object" && item !== null && !(item instanceof Date)) return;
+    if (isContainer(item)) return;
     const key = scalarKey(item);
     const queue = queues.get(key);
     if (queue === undefined) queues.set(key, [index]);
@@ -290,15 +308,23 @@ function scalarQueues(items: readonly unknown[]): Map<unknown, number[]> {
   return queues;
 }
 
+/** Lists and mappings; dates and whole floats are scalars although they are objects. */
+function isContainer(value: unknown): boolean {
+  return (
+    typeof value === "object" && value !== null && !(value instanceof Date) && !(value instanceof PyFloat)
+  );
+}
+
 function scalarKey(value: unknown): unknown {
-  return value instanceof Date ? `date:${value.getTime()}` : value;
+  if (value instanceof Date) return `date:${value.getTime()}`;
+  return value instanceof PyFloat ? `float:${value.value}` : value;
 }
 
 // Beyond this many items, mappings in a list are followed by index only: the scan would be quadratic.
 const MATCH_SCAN_LIMIT = 200;
 
 /** The item of an input's list that a mapping of the result corresponds to (see `bestMatch`). */
-function matchItem(item: Record<string, unknown>, items: readonly unknown[], index: number): number {
+function matchItem(item: Mapping, items: readonly unknown[], index: number): number {
   if (items.length > MATCH_SCAN_LIMIT) return index < items.length ? index : -1;
   return bestMatch(item, items);
 }
@@ -307,19 +333,15 @@ function matchItem(item: Record<string, unknown>, items: readonly unknown[], ind
  * The mapping of `items` most like `item`: the one sharing the most equal scalar fields (at least one), so an item
  * merged by a key (`name: web`) is followed to its own place in each input. -1 when none shares a field.
  */
-function bestMatch(item: Record<string, unknown>, items: readonly unknown[]): number {
+function bestMatch(item: Mapping, items: readonly unknown[]): number {
   let best = -1;
   let bestScore = 0;
   items.forEach((other, index) => {
-    if (!isPlainObject(other)) return;
+    if (!isMapping(other)) return;
     let score = 0;
-    for (const key of Object.keys(other)) {
-      const value = other[key];
-      if (
-        (typeof value !== "object" || value === null) &&
-        Object.hasOwn(item, key) &&
-        sameValue(item[key], value)
-      ) {
+    for (const key of mappingKeys(other)) {
+      const value = getItem(other, key);
+      if (!isContainer(value) && hasItem(item, key) && sameValue(getItem(item, key), value)) {
         score++;
       }
     }
@@ -334,9 +356,15 @@ function bestMatch(item: Record<string, unknown>, items: readonly unknown[]): nu
 function sameValue(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  return false;
+  return a instanceof PyFloat && b instanceof PyFloat && Object.is(a.value, b.value);
 }
 
+/** A path as a map key that keeps key types apart (`8080` and `"8080"`, a list index and an int key alike). */
 function pathKey(path: readonly PathKey[]): string {
-  return JSON.stringify(path);
+  let out = "";
+  for (const step of path) {
+    out += typeof step === "string" ? `s${step.length}:${step}` : `${typeof step}:${String(step)}`;
+    out += "/";
+  }
+  return out;
 }

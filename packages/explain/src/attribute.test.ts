@@ -108,3 +108,41 @@ describe("explainResult", () => {
     expect(explanation.entries.map((e) => e.path.join("."))).toEqual(["", "x", "x.y", "x.y.0", "z"]);
   });
 });
+
+describe("explainResult on the exact model", () => {
+  it("follows int keys apart from string keys, and whole floats as scalars", async () => {
+    const { PyDict, PyFloat } = await import("@merge/core");
+    const a = new PyDict<unknown>([
+      [8080, "a"],
+      ["8080", "s"],
+      ["v", new PyFloat(1)],
+    ]);
+    const b = new PyDict<unknown>([
+      [8080, "b"],
+      ["v", new PyFloat(9)],
+    ]);
+    const result = new PyDict<unknown>([
+      [8080, "b"],
+      ["8080", "s"],
+      ["v", b.get("v")],
+    ]);
+    const events: TraceEvent[] = [
+      { path: [8080], action: "replaced", merger: "dict(replace)", document: 1, detail: undefined },
+    ];
+    const explanation = explainResult(
+      result,
+      [
+        { name: "a.yml", value: a },
+        { name: "b.yml", value: b },
+      ],
+      events,
+    );
+    const byPath = (path: unknown[]) =>
+      explanation.entries.find((e) => e.path.length === path.length && e.path.every((k, i) => k === path[i]));
+    expect(byPath([8080])?.origin?.name).toBe("b.yml");
+    expect(byPath([8080])?.decision?.merger).toBe("dict(replace)");
+    expect(byPath(["8080"])?.origin?.name).toBe("a.yml");
+    expect(byPath(["8080"])?.decision).toBeUndefined();
+    expect(byPath(["v"])?.origin?.name).toBe("b.yml");
+  });
+});

@@ -1,0 +1,12 @@
+export { explainResult } from "./attribute.js";
+export { captureRegistry } from "./capture.js";
+export { cloudConfigProvenance, type PartRecord, patchValues } from "./cloud-config.js";
+export type {
+  ExplainDecision,
+  ExplainDocument,
+  ExplainEntry,
+  ExplainOrigin,
+  ExplainRemoval,
+  Explanation,
+} from "./model.js";
+export { createTraceRecorder, type TraceRecorder } from "./recorder.js";
