@@ -2,6 +2,7 @@ import {
   cloneTree,
   createRegistry,
   type Dict,
+  type Mapping,
   normalizeSpec,
   type Registry,
   type SpecInput,
@@ -16,8 +17,8 @@ import {
 /** How the loader folds parsed YAML mappings into the data merged so far. */
 export interface StackFold {
   /** The data merged so far; templates see it as `stack` and may change it. */
-  readonly value: Dict;
-  merge(doc: Dict): void;
+  readonly value: Mapping;
+  merge(doc: Mapping): void;
 }
 
 /**

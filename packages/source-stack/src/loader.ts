@@ -205,7 +205,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         }
       }
     }
-    const result = { data: fold.value, files: merged, warnings };
+    // Plain objects until the loader computes in the exact model (the fold starts from `{}`).
+    const result = { data: fold.value as Dict, files: merged, warnings };
     warnings = [];
     return result;
   }
