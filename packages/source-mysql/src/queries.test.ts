@@ -17,6 +17,7 @@ const plain = (query: string, extra: Record<string, unknown> = {}) => ({
   asList: false,
   withLists: [],
   ignoreNull: false,
+  asJson: false,
   ...extra,
 });
 
@@ -196,6 +197,7 @@ describe("extractSaltQueries", () => {
     query,
     depth: 0,
     as_list: false,
+    as_json: false,
     with_lists: null,
     ignore_null: false,
     ...extra,
