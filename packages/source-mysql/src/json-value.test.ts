@@ -39,7 +39,12 @@ function expected(tagged: Tagged): unknown {
   if ("list" in tagged) return tagged.list.map(expected);
   const out: Record<string, unknown> = {};
   for (const [key, value] of tagged.dict) {
-    Object.defineProperty(out, key, { value: expected(value), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, key, {
+      value: expected(value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -80,7 +85,8 @@ describe("parseJsonValue against Python's json.loads", () => {
       if (error === "invalid") {
         if (!("code" in got) || got.code !== "SQL_JSON") disagreements.push(`${show}: expected SQL_JSON`);
       } else if (error === "depth") {
-        if (!("code" in got) || got.code !== "DEPTH_LIMIT") disagreements.push(`${show}: expected DEPTH_LIMIT`);
+        if (!("code" in got) || got.code !== "DEPTH_LIMIT")
+          disagreements.push(`${show}: expected DEPTH_LIMIT`);
       } else if (!("value" in got) || !same(got.value, expected(value!))) {
         disagreements.push(`${show}: got ${"code" in got ? got.code : String(got.value)}`);
       }
@@ -116,7 +122,10 @@ describe("parseJsonValue against Python's json.loads", () => {
   });
 
   it("keeps __proto__ and constructor as ordinary keys", () => {
-    const value = parseJsonValue('{"__proto__": {"admin": true}, "constructor": 1}') as Record<string, unknown>;
+    const value = parseJsonValue('{"__proto__": {"admin": true}, "constructor": 1}') as Record<
+      string,
+      unknown
+    >;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.keys(value)).toEqual(["__proto__", "constructor"]);
     expect((value as { admin?: unknown }).admin).toBeUndefined();

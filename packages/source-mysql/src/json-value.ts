@@ -110,7 +110,8 @@ class JsonReader {
 
   /** `"name"` followed by `:`; leaves the position at the value. */
   private readKey(): string {
-    if (this.text.charCodeAt(this.at) !== 0x22) this.fail("Expecting property name enclosed in double quotes");
+    if (this.text.charCodeAt(this.at) !== 0x22)
+      this.fail("Expecting property name enclosed in double quotes");
     this.at++;
     const key = this.readString();
     this.skipSpace();
@@ -175,15 +176,15 @@ class JsonReader {
         continue;
       }
       out += text.slice(from, this.at);
-      const escape = text.charAt(this.at + 1);
-      if (escape === "u") {
+      const escaped = text.charAt(this.at + 1);
+      if (escaped === "u") {
         const hex = text.slice(this.at + 2, this.at + 6);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail("Invalid \\uXXXX escape");
         // UTF-16 code units: a pair of escaped surrogates forms one character, a lone one stays as it is.
         out += String.fromCharCode(Number.parseInt(hex, 16));
         this.at += 6;
       } else {
-        const replacement = ESCAPES[escape];
+        const replacement = ESCAPES[escaped];
         if (replacement === undefined) this.fail("Invalid \\escape");
         out += replacement;
         this.at += 2;

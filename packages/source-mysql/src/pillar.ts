@@ -130,7 +130,10 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
   }
   const entryValues = options.entries ?? (options.queries === undefined ? [] : [options.queries]);
   if (options.legacyMysqlQuery !== undefined && typeof options.legacyMysqlQuery !== "boolean") {
-    throw mysqlError("SQL_CONFIG", `legacyMysqlQuery must be true or false, got ${String(options.legacyMysqlQuery)}`);
+    throw mysqlError(
+      "SQL_CONFIG",
+      `legacyMysqlQuery must be true or false, got ${String(options.legacyMysqlQuery)}`,
+    );
   }
   const extract: ExtractOptions = { legacyMysqlQuery: options.legacyMysqlQuery ?? true };
   const entries = entryValues.map((entry) => prepareEntry(entry, extract));

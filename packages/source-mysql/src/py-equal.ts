@@ -38,8 +38,7 @@ export function pyListUnion(current: readonly unknown[], incoming: readonly unkn
   for (const item of merged) note(item);
   for (const item of incoming) {
     const key = primitiveKey(item);
-    const present =
-      key === undefined ? containers.some((other) => pyEquals(other, item)) : scalars.has(key);
+    const present = key === undefined ? containers.some((other) => pyEquals(other, item)) : scalars.has(key);
     if (present) continue;
     merged.push(item);
     note(item);
