@@ -391,7 +391,7 @@ function beginQuery(
 /**
  * `as_json` with one column: each row holds a JSON object, merged into `focus` the way Salt's
  * `salt.utils.dictupdate.update(focus, row, merge_lists=as_list)` does. Text and UTF-8 bytes are decoded as Salt
- * decodes them since 3007 (#63684); a value that is not an object is `SQL_SHAPE` (Salt raises `TypeError`).
+ * decodes them since its fix for issue #63684; a value that is not an object is `SQL_SHAPE` (Salt raises `TypeError`).
  */
 function jsonSink(tree: Tree, focus: Node, mergeLists: boolean, query: QueryLabel | undefined): RowSink {
   let rowNumber = 0;
