@@ -111,6 +111,55 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(run.stderr).toMatch(/\[SQL_UNKNOWN_DATABASE\]\n$/);
   });
 
+  it("reads mysql_query as an ordinary named query with --no-legacy-mysql-query or merge: in the file", () => {
+    const legacy = join(dir, "legacy.yml");
+    const query = "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id";
+    const body = { mysql: connection, ext_pillar: [{ mysql: { mysql_query: query } }] };
+    writeFileSync(legacy, JSON.stringify(body));
+    const flat = { role: "webserver", env: "prod", motd: null };
+    for (const command of ["mysql", "pillar"]) {
+      const base = [command, "--config", legacy, "--minion-id", "web01", "-f", "json"];
+      expect(JSON.parse(merge(base).stdout)).toEqual(flat);
+      const current = merge([...base, "--no-legacy-mysql-query"]);
+      expect(current.stderr).toBe("");
+      expect(JSON.parse(current.stdout)).toEqual({ mysql_query: flat });
+    }
+    const configured = join(dir, "configured.yml");
+    writeFileSync(configured, JSON.stringify({ ...body, merge: { legacy_mysql_query: false } }));
+    const run = merge(["mysql", "--config", configured, "--minion-id", "web01", "-f", "json"]);
+    expect(JSON.parse(run.stdout)).toEqual({ mysql_query: flat });
+    writeFileSync(configured, JSON.stringify({ ...body, merge: { legacy_mysql_query: "no" } }));
+    const bad = merge(["mysql", "--config", configured, "--minion-id", "web01"]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/merge\.legacy_mysql_query must be true or false.*\[SQL_CONFIG\]\n$/);
+  });
+
+  it("reports a query named pillar as SQL_RESERVED_NAME", () => {
+    const reserved = join(dir, "reserved.yml");
+    writeFileSync(
+      reserved,
+      JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: { pillar: "SELECT 1" } }] }),
+    );
+    const run = merge(["mysql", "--config", reserved, "--minion-id", "web01"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/\[SQL_RESERVED_NAME\]\n$/);
+  });
+
+  it("answers a 3,000-column result with DEPTH_LIMIT, also with --explain and YAML output", () => {
+    const wide = join(dir, "wide.yml");
+    const columns = Array.from({ length: 3000 }, (_, i) => `${i} AS c${i}`).join(", ");
+    writeFileSync(
+      wide,
+      JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: { wide: `SELECT ${columns} FROM DUAL` } }] }),
+    );
+    for (const extra of [[], ["--explain"], ["-f", "json"]]) {
+      const run = merge(["mysql", "--config", wide, "--minion-id", "web01", ...extra]);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^error: .*query "wide".*\[DEPTH_LIMIT\]\n$/);
+      expect(run.stderr).not.toMatch(/RangeError|\n\s+at /);
+    }
+  });
+
   it("runs a pillar of a stack and a mysql entry in order, the later entry winning", () => {
     const both = join(dir, "pillar-master.yml");
     writeFileSync(

@@ -90,7 +90,10 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 const LEADS: Record<MysqlErrorCode, string> = {
   SQL_CONFIG: "invalid MySQL pillar configuration",
+  SQL_RESERVED_NAME: "a query name collides with ext_pillar's own arguments",
   SQL_SHAPE: "cannot shape the rows",
+  SQL_JSON: "a JSON column cannot be read",
+  DEPTH_LIMIT: "the pillar nests too deep",
   SQL_CONNECT: "cannot connect to the MySQL server",
   SQL_AUTH: "the MySQL server refused the credentials",
   SQL_UNKNOWN_DATABASE: "the MySQL database does not exist",

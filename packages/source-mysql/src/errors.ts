@@ -7,7 +7,10 @@ import { MergeError, type SourcePosition } from "@merge/core";
  */
 export type MysqlErrorCode =
   | "SQL_CONFIG"
+  | "SQL_RESERVED_NAME"
   | "SQL_SHAPE"
+  | "SQL_JSON"
+  | "DEPTH_LIMIT"
   | "SQL_CONNECT"
   | "SQL_AUTH"
   | "SQL_UNKNOWN_DATABASE"

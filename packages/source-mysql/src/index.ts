@@ -8,6 +8,7 @@ export {
   type MysqlPillar,
   type MysqlPillarOptions,
   mysqlEntriesFromMaster,
+  mysqlOptionsFromMaster,
   mysqlPillar,
 } from "./pillar.js";
 export { type PreparedSql, prepareSql } from "./placeholders.js";
@@ -15,6 +16,7 @@ export type { PoolLimits } from "./pool.js";
 export {
   compareCodePoints,
   type ExtPillarArgs,
+  type ExtractOptions,
   extractQueries,
   extractQueriesFromConfig,
   extractSaltQueries,
@@ -22,6 +24,7 @@ export {
   parseWithLists,
   pyTruthy,
   type QuerySpec,
+  RESERVED_QUERY_NAMES,
   type SaltQuery,
   splitExtPillarConfig,
 } from "./queries.js";

@@ -47,6 +47,13 @@ describeWithServer("MySQL pillar against a real server", (server) => {
         (6, -7.25e-5), (7, 999999.5), (8, 3.4e38), (9, NULL);
       CREATE TABLE lockme (id INT PRIMARY KEY, v VARCHAR(8)) ENGINE=InnoDB;
       INSERT INTO lockme VALUES (1, 'x');
+      CREATE TABLE jdocs (id INT PRIMARY KEY, minion VARCHAR(32), doc JSON, txt TEXT, bin BLOB);
+      INSERT INTO jdocs VALUES
+        (1, 'web01', '{"nginx": {"port": 80, "sites": ["a"]}, "big": 12345678901234567890}',
+           '{"nginx": {"sites": ["b", "a"]}, "motd": "hi"}', '{"nginx": {"tls": true}}'),
+        (2, 'web01', '{"nginx": {"port": 443, "sites": ["c"]}, "ratio": 0.5}', '{"n": NaN, "motd": "bye"}', NULL),
+        (3, 'bad', NULL, '{"a": 1,}', X'7BFF7D'),
+        (4, 'list', NULL, '[1, 2]', NULL);
     `);
   });
 
@@ -115,6 +122,71 @@ describeWithServer("MySQL pillar against a real server", (server) => {
         ],
       },
     });
+  });
+
+  it("treats mysql_query as an ordinary named query with legacyMysqlQuery: false", async () => {
+    const queries = {
+      mysql_query: "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id",
+      extras: "SELECT pillar,value FROM more_pillars WHERE minion_id = %s",
+    };
+    expect(await run("web01", queries, { legacyMysqlQuery: false })).toEqual({
+      extras: { ntp_server: "ntp1.example.com", role: "frontend" },
+      mysql_query: { role: "webserver", env: "prod", motd: null },
+    });
+    expect(await run("web01", queries)).toEqual({
+      role: "webserver",
+      env: "prod",
+      motd: null,
+      extras: { ntp_server: "ntp1.example.com", role: "frontend" },
+    });
+  });
+
+  it("merges JSON columns with as_json: JSON type, text and binary, rows in order", async () => {
+    const query = (column: string) =>
+      `SELECT ${column} FROM jdocs WHERE minion = %s AND ${column} IS NOT NULL ORDER BY id`;
+    expect(await run("web01", [{ query: query("doc"), as_json: true }])).toEqual({
+      nginx: { port: 443, sites: ["c"] },
+      big: 12345678901234567890n,
+      ratio: 0.5,
+    });
+    expect(
+      await run("web01", {
+        as_json: true,
+        a_doc: { query: query("doc"), as_list: true },
+        b_txt: query("txt"),
+        c_bin: query("bin"),
+        d_plain: { query: "SELECT txt FROM jdocs WHERE minion = %s AND id = 1", as_json: false },
+      }),
+    ).toEqual({
+      a_doc: { nginx: { port: 443, sites: ["a", "c"] }, big: 12345678901234567890n, ratio: 0.5 },
+      b_txt: { nginx: { sites: ["b", "a"] }, motd: "bye", n: Number.NaN },
+      c_bin: { nginx: { tls: true } },
+      d_plain: {
+        '{"nginx": {"sites": ["b", "a"]}, "motd": "hi"}': '{"nginx": {"sites": ["b", "a"]}, "motd": "hi"}',
+      },
+    });
+  });
+
+  it("reports JSON columns Salt cannot merge with coded errors", async () => {
+    const one = (column: string, minion: string) =>
+      run(minion, { cfg: { query: `SELECT ${column} FROM jdocs WHERE minion = %s`, as_json: true } });
+    const syntax = await failure(one("txt", "bad"));
+    expect([syntax.code, syntax.source?.file]).toEqual(["SQL_JSON", 'query "cfg"']);
+    expect((await failure(one("bin", "bad"))).code).toBe("SQL_JSON");
+    expect((await failure(one("doc", "bad"))).code).toBe("SQL_SHAPE"); // NULL
+    expect((await failure(one("txt", "list"))).code).toBe("SQL_SHAPE"); // a list, not an object
+  });
+
+  it("refuses a 3,000-column result with DEPTH_LIMIT instead of a stack overflow", async () => {
+    const columns = Array.from({ length: 3000 }, (_, i) => `${i} AS c${i}`).join(", ");
+    const error = await failure(run("web01", { wide: `SELECT ${columns} FROM DUAL WHERE %s = %s` }));
+    expect(error.code).toBe("DEPTH_LIMIT");
+    expect(error.message).toContain('query "wide"');
+    // The same columns at depth 1 are a flat mapping under the first column's value.
+    const flat = await run("web01", {
+      wide: { query: `SELECT ${columns} FROM DUAL WHERE %s = %s`, depth: 1 },
+    });
+    expect(Object.keys((flat.wide as Record<string, Record<string, unknown>>)["0"]!)).toHaveLength(2999);
   });
 
   it("creates the empty named root for a query without rows", async () => {

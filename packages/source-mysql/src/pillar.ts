@@ -7,8 +7,8 @@ import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./err
 import { mergeExtPillar } from "./merge.js";
 import { type PreparedSql, prepareSql } from "./placeholders.js";
 import { openPool, type PoolLimits, runOnce } from "./pool.js";
-import { extractQueriesFromConfig, type QuerySpec } from "./queries.js";
-import { createShaper, type RowSink, type Shaper } from "./shape.js";
+import { type ExtractOptions, extractQueriesFromConfig, type QuerySpec } from "./queries.js";
+import { checkDepth, createShaper, type RowSink, type Shaper } from "./shape.js";
 import { isMysqlSettings, type MysqlSettings, parseMysqlSettings } from "./settings.js";
 
 export interface MysqlPillarOptions extends PoolLimits {
@@ -23,6 +23,12 @@ export interface MysqlPillarOptions extends PoolLimits {
   readonly entries?: readonly unknown[];
   /** Milliseconds one query may run (default 60000; 0 turns the limit off). */
   readonly queryTimeout?: number;
+  /**
+   * `true` (default): a `mysql_query` keyword runs first, at the top level (Salt 2014.7 – 2016.3). `false`: it is an
+   * ordinary named query like any other keyword (Salt 2016.11 and later). In a master configuration:
+   * `merge: {legacy_mysql_query: false}`.
+   */
+  readonly legacyMysqlQuery?: boolean;
 }
 
 /** A reusable MySQL pillar: one bounded pool, many fetches. */
@@ -58,11 +64,41 @@ function optionsOf(input: MysqlPillarOptions | Readonly<Dict>): MysqlPillarOptio
     Object.hasOwn(input, "mysql") ||
     Object.keys(input).some((key) => key.startsWith("mysql."));
   if (ours || !master) return input as MysqlPillarOptions;
-  return { ...(input as MysqlPillarOptions), connection: input, entries: mysqlEntriesFromMaster(input) };
+  return {
+    ...(input as MysqlPillarOptions),
+    ...mysqlOptionsFromMaster(input),
+    connection: input,
+    entries: mysqlEntriesFromMaster(input),
+  };
 }
 
-function prepareEntry(entry: unknown): PreparedQuery[] {
-  return extractQueriesFromConfig(entry).map((spec, index) => ({
+/** The master configuration's mapping of options that only merge reads (Salt ignores keys it does not know). */
+const MERGE_OPTIONS_KEY = "merge";
+
+/**
+ * The pillar options a Salt master configuration sets for merge itself, from its top-level `merge:` mapping
+ * (`merge: {legacy_mysql_query: false}`). Salt ignores that key; `SQL_CONFIG` if it is malformed.
+ */
+export function mysqlOptionsFromMaster(master: Readonly<Dict>): Pick<MysqlPillarOptions, "legacyMysqlQuery"> {
+  if (!Object.hasOwn(master, MERGE_OPTIONS_KEY)) return {};
+  const block = master[MERGE_OPTIONS_KEY];
+  if (block === null || block === undefined) return {};
+  if (!isPlainObject(block)) {
+    throw mysqlError("SQL_CONFIG", `${MERGE_OPTIONS_KEY}: must be a mapping of merge's own options`);
+  }
+  if (!Object.hasOwn(block, "legacy_mysql_query")) return {};
+  const legacy = block.legacy_mysql_query;
+  if (typeof legacy !== "boolean") {
+    throw mysqlError(
+      "SQL_CONFIG",
+      `${MERGE_OPTIONS_KEY}.legacy_mysql_query must be true or false, got ${JSON.stringify(legacy) ?? String(legacy)}`,
+    );
+  }
+  return { legacyMysqlQuery: legacy };
+}
+
+function prepareEntry(entry: unknown, extract: ExtractOptions): PreparedQuery[] {
+  return extractQueriesFromConfig(entry, extract).map((spec, index) => ({
     spec,
     prepared: prepareSql(spec.query),
     label: { root: spec.root, index, sql: spec.query },
@@ -93,7 +129,14 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
     throw mysqlError("SQL_CONFIG", "entries must be a list of `- mysql:` values");
   }
   const entryValues = options.entries ?? (options.queries === undefined ? [] : [options.queries]);
-  const entries = entryValues.map(prepareEntry);
+  if (options.legacyMysqlQuery !== undefined && typeof options.legacyMysqlQuery !== "boolean") {
+    throw mysqlError(
+      "SQL_CONFIG",
+      `legacyMysqlQuery must be true or false, got ${String(options.legacyMysqlQuery)}`,
+    );
+  }
+  const extract: ExtractOptions = { legacyMysqlQuery: options.legacyMysqlQuery ?? true };
+  const entries = entryValues.map((entry) => prepareEntry(entry, extract));
   const queryTimeout = options.queryTimeout ?? DEFAULT_QUERY_TIMEOUT;
   if (!(queryTimeout >= 0))
     throw mysqlError("SQL_CONFIG", `queryTimeout must be ≥ 0 ms, got ${queryTimeout}`);
@@ -151,6 +194,7 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
               asList: spec.asList,
               withLists: spec.withLists,
               ignoreNull: spec.ignoreNull,
+              asJson: spec.asJson,
               query: label,
             },
           );
@@ -245,7 +289,9 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
       for (const [number, entry] of entries.entries()) {
         const shaper = createShaper();
         for (const query of entry) await runQuery(connection, minionId, query, shaper);
-        merged = number === 0 ? shaper.result() : mergeExtPillar(merged, shaper.result());
+        const part = shaper.result();
+        checkDepth(part);
+        merged = number === 0 ? part : mergeExtPillar(merged, part);
       }
       await plainQuery(connection, "ROLLBACK");
       healthy = true;

@@ -1,5 +1,6 @@
 import { isMergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
+import { catchMergeError } from "../../../test-kit/errors.js";
 import {
   compareCodePoints,
   extractQueries,
@@ -17,6 +18,7 @@ const plain = (query: string, extra: Record<string, unknown> = {}) => ({
   asList: false,
   withLists: [],
   ignoreNull: false,
+  asJson: false,
   ...extra,
 });
 
@@ -196,6 +198,7 @@ describe("extractSaltQueries", () => {
     query,
     depth: 0,
     as_list: false,
+    as_json: false,
     with_lists: null,
     ignore_null: false,
     ...extra,
@@ -230,6 +233,84 @@ describe("extractSaltQueries", () => {
     expect(extractSaltQueries(["SELECT b"], { mysql_query: "SELECT a" }).map(([, d]) => d.query)).toEqual([
       "SELECT a",
       "SELECT b",
+    ]);
+  });
+});
+
+describe("legacyMysqlQuery", () => {
+  const kwargs = { zeta: "SELECT z", mysql_query: "SELECT legacy", alpha: "SELECT a", Main: "SELECT m" };
+
+  it("runs mysql_query first, at the top level, by default (the seed's rule)", () => {
+    expect(extractQueries(["SELECT p"], kwargs).map((q) => [q.root, q.query])).toEqual([
+      [undefined, "SELECT legacy"],
+      [undefined, "SELECT p"],
+      ["Main", "SELECT m"],
+      ["alpha", "SELECT a"],
+      ["zeta", "SELECT z"],
+    ]);
+  });
+
+  it("treats mysql_query as an ordinary named query sorted among the others when off (current Salt)", () => {
+    const options = { legacyMysqlQuery: false };
+    expect(extractQueries(["SELECT p"], kwargs, options).map((q) => [q.root, q.query])).toEqual([
+      [undefined, "SELECT p"],
+      ["Main", "SELECT m"],
+      ["alpha", "SELECT a"],
+      ["mysql_query", "SELECT legacy"],
+      ["zeta", "SELECT z"],
+    ]);
+    expect(extractSaltQueries([], { mysql_query: "SELECT q" }, options)).toEqual([
+      ["mysql_query", expect.objectContaining({ query: "SELECT q" })],
+    ]);
+    expect(extractQueriesFromConfig({ mysql_query: "SELECT q" }, options)[0]?.root).toBe("mysql_query");
+  });
+});
+
+describe("reserved query names", () => {
+  it("refuses a query named pillar or minion_id, whatever its value, as Salt's TypeError does", () => {
+    for (const name of ["pillar", "minion_id"]) {
+      for (const value of ["SELECT 1", "", { query: "SELECT 1" }, null]) {
+        const error = catchMergeError(() => extractQueries([], { [name]: value, other: "SELECT 2" }));
+        expect(error.code).toBe("SQL_RESERVED_NAME");
+        expect(error.message).toContain(JSON.stringify(name));
+      }
+      expect(catchMergeError(() => extractSaltQueries([], { [name]: "x" })).code).toBe("SQL_RESERVED_NAME");
+      expect(
+        catchMergeError(() => extractQueries([], { [name]: "x" }, { legacyMysqlQuery: false })).code,
+      ).toBe("SQL_RESERVED_NAME");
+    }
+  });
+
+  it("lets those names through as positional entries' data and as other spellings", () => {
+    expect(extractQueries(["SELECT pillar FROM t"], { Pillar: "SELECT 1", minion: "SELECT 2" })).toHaveLength(
+      3,
+    );
+  });
+});
+
+describe("as_json options", () => {
+  it("reads as_json from a query mapping with Python truthiness", () => {
+    const specs = extractQueries([
+      { query: "SELECT j", as_json: "yes" },
+      { query: "SELECT k", as_json: 0 },
+    ]);
+    expect(specs.map((s) => s.asJson)).toEqual([true, false]);
+  });
+
+  it("takes the entry's own as_json keyword as every query's default, which a mapping overrides", () => {
+    const specs = extractQueries([], {
+      as_json: true,
+      a: "SELECT a",
+      b: ["SELECT b", 0],
+      c: { query: "SELECT c", as_json: false },
+    });
+    expect(specs.map((s) => [s.root, s.asJson])).toEqual([
+      ["a", true],
+      ["b", true],
+      ["c", false],
+    ]);
+    expect(extractSaltQueries([], { as_json: true, a: "SELECT a" })).toEqual([
+      ["a", expect.objectContaining({ as_json: true })],
     ]);
   });
 });

@@ -18,6 +18,17 @@ export interface QuerySpec {
   readonly withLists: readonly number[];
   /** A NULL value does not overwrite an existing one (and creates no key). */
   readonly ignoreNull: boolean;
+  /** A one-column query returns JSON objects that are merged into the results (Salt 3005+). */
+  readonly asJson: boolean;
+}
+
+/** How `- mysql:` entries are read. */
+export interface ExtractOptions {
+  /**
+   * `true` (default): the `mysql_query` keyword runs first and writes at the top level, as Salt's mysql pillar did
+   * until its legacy support was removed. `false`: `mysql_query` is an ordinary named query, as in current Salt.
+   */
+  readonly legacyMysqlQuery?: boolean;
 }
 
 /** The positional and keyword arguments Salt passes to `ext_pillar` for one `- mysql:` entry. */
@@ -28,6 +39,15 @@ export interface ExtPillarArgs {
 
 /** The keyword of the pre-2015 configuration, run first and written at the root. */
 export const LEGACY_QUERY_KEY = "mysql_query";
+
+/**
+ * Keywords Salt cannot pass: `ext_pillar(minion_id, pillar, *args, **kwargs)` already has parameters of these
+ * names, so a `- mysql:` mapping with such a key fails in Salt with a `TypeError` before any query runs.
+ */
+export const RESERVED_QUERY_NAMES: readonly string[] = Object.freeze(["minion_id", "pillar"]);
+
+/** The ext_pillar-level keyword that sets the default `as_json` of every query of the entry. */
+const AS_JSON_KEY = "as_json";
 
 /**
  * Splits the value under `- mysql:` the way Salt calls `ext_pillar`: a mapping becomes keyword arguments, a list
@@ -116,13 +136,19 @@ function hasQuery(entry: unknown, where: string): boolean {
   return false;
 }
 
-function normalise(root: string | undefined, entry: unknown, index: number): QuerySpec {
+function normalise(
+  root: string | undefined,
+  entry: unknown,
+  index: number,
+  defaultAsJson: unknown,
+): QuerySpec {
   const where = label(root, index);
   let query: unknown;
   let depth: unknown = 0;
   let asList: unknown = false;
   let withLists: unknown = null;
   let ignoreNull: unknown = false;
+  let asJson: unknown = defaultAsJson;
   if (typeof entry === "string") {
     query = entry;
   } else if (Array.isArray(entry)) {
@@ -136,6 +162,7 @@ function normalise(root: string | undefined, entry: unknown, index: number): Que
     if (hasOwn(map, "as_list")) asList = map.as_list;
     if (hasOwn(map, "with_lists")) withLists = map.with_lists;
     if (hasOwn(map, "ignore_null")) ignoreNull = map.ignore_null;
+    if (hasOwn(map, "as_json")) asJson = map.as_json;
   }
   if (typeof query !== "string") {
     throw mysqlError(
@@ -161,27 +188,59 @@ function normalise(root: string | undefined, entry: unknown, index: number): Que
     asList: pyTruthy(asList),
     withLists: levels,
     ignoreNull: pyTruthy(ignoreNull),
+    asJson: pyTruthy(asJson),
   };
 }
 
 /**
- * Normalises one `- mysql:` entry into the queries to run, in Salt's order: the legacy `mysql_query` keyword first
- * (at the root), then positional entries in order, then keyword entries sorted by code point. An entry is a string,
- * a list `[query, depth]` or a mapping `{query, depth, as_list, with_lists, ignore_null}`; entries without query
- * text are dropped. Throws `SQL_CONFIG` where Salt would crash (a negative depth, unparsable `with_lists`, ...).
+ * The order Salt runs an entry's queries in: the legacy `mysql_query` first (in legacy mode), positional entries in
+ * order, then keyword entries sorted by code point. Throws `SQL_RESERVED_NAME` for a keyword Salt cannot pass.
  */
-export function extractQueries(args: readonly unknown[] = [], kwargs: Readonly<Dict> = {}): QuerySpec[] {
-  const buffer: [string | undefined, unknown][] = [];
+function orderEntries<Root>(
+  args: readonly unknown[],
+  kwargs: Readonly<Dict>,
+  options: ExtractOptions,
+  positional: Root,
+): [string | Root, unknown][] {
   const keys = Object.keys(kwargs);
-  if (hasOwn(kwargs, LEGACY_QUERY_KEY)) buffer.push([undefined, kwargs[LEGACY_QUERY_KEY]]);
-  for (const entry of args) buffer.push([undefined, entry]);
-  const named = keys.filter((key) => key !== LEGACY_QUERY_KEY).sort(compareCodePoints);
+  for (const key of keys) {
+    if (RESERVED_QUERY_NAMES.includes(key)) {
+      throw mysqlError(
+        "SQL_RESERVED_NAME",
+        `a query may not be named ${JSON.stringify(key)}: Salt's ext_pillar(minion_id, pillar, ...) takes that ` +
+          "argument itself and fails with a TypeError; rename the query",
+        { details: { root: key } },
+      );
+    }
+  }
+  const legacy = options.legacyMysqlQuery ?? true;
+  const buffer: [string | Root, unknown][] = [];
+  if (legacy && hasOwn(kwargs, LEGACY_QUERY_KEY)) buffer.push([positional, kwargs[LEGACY_QUERY_KEY]]);
+  for (const entry of args) buffer.push([positional, entry]);
+  const named = (legacy ? keys.filter((key) => key !== LEGACY_QUERY_KEY) : keys).sort(compareCodePoints);
   for (const key of named) buffer.push([key, kwargs[key]]);
+  return buffer;
+}
 
+/**
+ * Normalises one `- mysql:` entry into the queries to run, in Salt's order: the legacy `mysql_query` keyword first
+ * (at the root; with `legacyMysqlQuery: false` it is an ordinary keyword), then positional entries in order, then
+ * keyword entries sorted by code point. An entry is a string, a list `[query, depth]` or a mapping
+ * `{query, depth, as_list, as_json, with_lists, ignore_null}`; an `as_json` keyword of the entry itself is the
+ * default of its queries. Entries without query text are dropped. Throws `SQL_CONFIG` where Salt would crash (a
+ * negative depth, unparsable `with_lists`, ...) and `SQL_RESERVED_NAME` for a query named `pillar` or `minion_id`.
+ */
+export function extractQueries(
+  args: readonly unknown[] = [],
+  kwargs: Readonly<Dict> = {},
+  options: ExtractOptions = {},
+): QuerySpec[] {
+  const buffer = orderEntries(args, kwargs, options, undefined);
+  const defaultAsJson = hasOwn(kwargs, AS_JSON_KEY) ? kwargs[AS_JSON_KEY] : false;
   const out: QuerySpec[] = [];
   for (const [root, entry] of buffer) {
     if (!hasQuery(entry, label(root, out.length))) continue;
-    out.push(normalise(root, entry, out.length));
+    out.push(normalise(root, entry, out.length, defaultAsJson));
   }
   return out;
 }
@@ -194,18 +253,24 @@ export type SaltQuery = [root: string | null, details: Dict];
  * not converted, only a `with_lists` string is split into numbers. For comparing with Salt; `extractQueries` is the
  * validated form the pillar runs.
  */
-export function extractSaltQueries(args: readonly unknown[] = [], kwargs: Readonly<Dict> = {}): SaltQuery[] {
-  const buffer: [string | null, unknown][] = [];
-  if (hasOwn(kwargs, LEGACY_QUERY_KEY)) buffer.push([null, kwargs[LEGACY_QUERY_KEY]]);
-  for (const entry of args) buffer.push([null, entry]);
-  const named = Object.keys(kwargs)
-    .filter((key) => key !== LEGACY_QUERY_KEY)
-    .sort(compareCodePoints);
-  for (const key of named) buffer.push([key, kwargs[key]]);
+export function extractSaltQueries(
+  args: readonly unknown[] = [],
+  kwargs: Readonly<Dict> = {},
+  options: ExtractOptions = {},
+): SaltQuery[] {
+  const buffer = orderEntries(args, kwargs, options, null);
+  const defaultAsJson = hasOwn(kwargs, AS_JSON_KEY) ? kwargs[AS_JSON_KEY] : false;
   const out: SaltQuery[] = [];
   for (const [root, entry] of buffer) {
     if (!hasQuery(entry, label(root ?? undefined, out.length))) continue;
-    const details: Dict = { query: "", depth: 0, as_list: false, with_lists: null, ignore_null: false };
+    const details: Dict = {
+      query: "",
+      depth: 0,
+      as_list: false,
+      as_json: defaultAsJson,
+      with_lists: null,
+      ignore_null: false,
+    };
     if (typeof entry === "string") {
       details.query = entry;
     } else if (Array.isArray(entry)) {
@@ -226,7 +291,7 @@ export function extractSaltQueries(args: readonly unknown[] = [], kwargs: Readon
 }
 
 /** `extractQueries` for the value under `- mysql:` as it appears in the master configuration. */
-export function extractQueriesFromConfig(value: unknown): QuerySpec[] {
+export function extractQueriesFromConfig(value: unknown, options: ExtractOptions = {}): QuerySpec[] {
   const { args, kwargs } = splitExtPillarConfig(value);
-  return extractQueries(args, kwargs);
+  return extractQueries(args, kwargs, options);
 }

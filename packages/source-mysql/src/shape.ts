@@ -1,6 +1,16 @@
-import { type Dict, setKey } from "@merge/core";
+import {
+  checkTree,
+  cloneTree,
+  DEFAULT_MAX_DEPTH,
+  type Dict,
+  isMergeError,
+  isPlainObject,
+  setKey,
+} from "@merge/core";
 import { mysqlError, type QueryLabel } from "./errors.js";
+import { parseJsonValue } from "./json-value.js";
 import { keyOf } from "./keys.js";
+import { pyListUnion } from "./py-equal.js";
 import { levelsOf, parseWithLists, pyTruthy } from "./queries.js";
 
 /** One result row: the column values in field order. */
@@ -16,6 +26,13 @@ export interface ShapeOptions {
   readonly withLists?: readonly number[] | string;
   /** A NULL value does not overwrite (and creates no key); it is still appended in list mode. */
   readonly ignoreNull?: boolean;
+  /**
+   * A query of one column returns JSON objects (text, UTF-8 bytes or already decoded mappings) that are merged
+   * into the results recursively, lists included when `asList` is set (Salt 3005+). Ignored for other widths.
+   */
+  readonly asJson?: boolean;
+  /** Salt's spelling of `asJson`. */
+  readonly as_json?: boolean;
   /** Salt's spelling of `asList`. */
   readonly as_list?: boolean;
   /** Salt's spelling of `withLists`. */
@@ -40,6 +57,8 @@ export interface RowSink {
 export interface Shaper {
   /** Where the next query writes: a non-empty name replaces that top-level key with a fresh mapping. */
   enterRoot(root: string | undefined): void;
+  /** The mapping the next query writes into (Salt's `focus`): the result itself, or the root's fresh mapping. */
+  focus(): Dict;
   /** Starts one query's rows. */
   begin(fieldNames: readonly string[], options?: ShapeOptions): RowSink;
   /** The data so far: plain objects and arrays, shared with the shaper (later queries keep writing into it). */
@@ -175,8 +194,11 @@ export function createShaper(): Shaper {
         else tree.replace(result, root, focus);
       }
     },
+    focus() {
+      return focus;
+    },
     begin(fieldNames, options = {}) {
-      return beginQuery(tree, focus, fieldNames, options);
+      return beginQuery(tree, focus, focus === result ? 1 : 2, fieldNames, options);
     },
     result() {
       return result;
@@ -184,16 +206,26 @@ export function createShaper(): Shaper {
   };
 }
 
-function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], options: ShapeOptions): RowSink {
+/**
+ * @param level how deep `focus` is in the result (1 at the top, 2 under a named root), for the depth limit.
+ */
+function beginQuery(
+  tree: Tree,
+  focus: Node,
+  level: number,
+  fieldNames: readonly string[],
+  options: ShapeOptions,
+): RowSink {
   const query = options.query;
   const n = fieldNames.length;
   if (n === 0) throw mysqlError("SQL_SHAPE", `${prefix(query)}the query returned no columns`, { query });
+  const asList = pyTruthy(options.asList ?? options.as_list);
+  if (n === 1 && pyTruthy(options.asJson ?? options.as_json)) return jsonSink(tree, focus, asList, query);
   const requested = typeof options.depth === "boolean" ? Number(options.depth) : (options.depth ?? 0);
   if (typeof requested !== "number" || Number.isNaN(requested)) {
     throw mysqlError("SQL_CONFIG", `${prefix(query)}depth must be a number`, { query });
   }
   const depth = effectiveDepth(requested, n, query);
-  const asList = pyTruthy(options.asList ?? options.as_list);
   const ignoreNull = pyTruthy(options.ignoreNull ?? options.ignore_null);
   const names = fieldNames.slice();
   // marks[level] for levels 0..n: a Set lookup per level and row would do, an array index is cheaper.
@@ -229,6 +261,9 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
   // With one column Salt's "penultimate" index is -1, which Python reads as the last (only) column.
   const keyColumn = fullDepth ? (n >= 2 ? n - 2 : n - 1) : depth - 1;
   let rowNumber = 0;
+  // Each row nests one mapping per key level (one more for the mapping of the remaining fields): past the engine's
+  // limit nothing could print or merge the result, so the first row is refused, as a coded error.
+  const nesting = level + (fullDepth ? depth : depth + 1);
 
   const crash = (row: Row, why: string): never => {
     const keys = row.slice(0, depth).map(keyOf).join(" → ");
@@ -258,6 +293,13 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
   return {
     push(row) {
       rowNumber++;
+      if (rowNumber === 1 && nesting > DEFAULT_MAX_DEPTH) {
+        throw mysqlError(
+          "DEPTH_LIMIT",
+          `${prefix(query)}${n} columns at depth ${depth} nest ${nesting} levels deep, past the limit of ${DEFAULT_MAX_DEPTH}`,
+          { query, details: { maxDepth: DEFAULT_MAX_DEPTH } },
+        );
+      }
       if (row.length < n) crash(row, `has ${row.length} values for ${n} fields`);
       let crd = focus;
       // Walk (and create) the mappings above the last key level.
@@ -347,6 +389,114 @@ function beginQuery(tree: Tree, focus: Node, fieldNames: readonly string[], opti
 }
 
 /**
+ * `as_json` with one column: each row holds a JSON object, merged into `focus` the way Salt's
+ * `salt.utils.dictupdate.update(focus, row, merge_lists=as_list)` does. Text and UTF-8 bytes are decoded as Salt
+ * decodes them since its fix for issue #63684; a value that is not an object is `SQL_SHAPE` (Salt raises `TypeError`).
+ */
+function jsonSink(tree: Tree, focus: Node, mergeLists: boolean, query: QueryLabel | undefined): RowSink {
+  let rowNumber = 0;
+  return {
+    push(row) {
+      rowNumber++;
+      const where = `${prefix(query)}row ${rowNumber}`;
+      if (row.length < 1) {
+        throw mysqlError("SQL_SHAPE", `${where} has no value for its one field`, { query });
+      }
+      const value = decodeJsonColumn(row[0], where, query);
+      if (!isPlainObject(value)) {
+        throw mysqlError(
+          "SQL_SHAPE",
+          `${where}: as_json needs a JSON object in the column, got ${describeJson(value)}`,
+          { query },
+        );
+      }
+      mergeJson(tree, focus, value, mergeLists);
+    },
+    end() {},
+  };
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeJsonColumn(value: unknown, where: string, query: QueryLabel | undefined): unknown {
+  let text: string;
+  if (typeof value === "string") {
+    text = value;
+  } else if (value instanceof Uint8Array) {
+    try {
+      text = strictUtf8.decode(value);
+    } catch (error) {
+      throw mysqlError("SQL_JSON", `${where}: the JSON column is not valid UTF-8`, { query, cause: error });
+    }
+  } else if (isPlainObject(value)) {
+    // Already decoded (a driver that parses JSON columns): copied, so the caller's object is never changed.
+    try {
+      checkTree(value, { maxNodes: Number.POSITIVE_INFINITY });
+    } catch (error) {
+      throw relabel(error, where, query);
+    }
+    return cloneTree(value);
+  } else {
+    return value;
+  }
+  try {
+    return parseJsonValue(text);
+  } catch (error) {
+    throw relabel(error, where, query);
+  }
+}
+
+/** Puts the query and row in front of an error from the JSON reader or the tree check, keeping its code. */
+function relabel(error: unknown, where: string, query: QueryLabel | undefined): unknown {
+  if (!isMergeError(error)) return error;
+  const prefixText = error.code === "SQL_JSON" ? "the column is not valid JSON: " : "";
+  return mysqlError(error.code as "SQL_JSON", `${where}: ${prefixText}${error.message}`, {
+    query,
+    cause: error,
+    details: { ...error.details },
+  });
+}
+
+function describeJson(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  if (Array.isArray(value)) return "a list";
+  return `${typeof value === "string" ? "the string" : "the value"} ${JSON.stringify(String(value)).slice(0, 60)}`;
+}
+
+/**
+ * `salt.utils.dictupdate.update(dest, upd, merge_lists)`, without recursion: where the two mappings share no key
+ * every key of `upd` is written as it is; otherwise mappings merge key by key, two lists are joined without
+ * repeating items (`merge_lists`) or replaced, anything else is replaced. `upd` is fresh data owned by the tree.
+ */
+function mergeJson(tree: Tree, dest: Node, upd: Dict, mergeLists: boolean): void {
+  const work: [Node, Dict][] = [[dest, upd]];
+  for (let pair = work.pop(); pair !== undefined; pair = work.pop()) {
+    const [target, source] = pair;
+    const keys = Object.keys(source);
+    const recursive = keys.some((key) => tree.get(target, key) !== undefined);
+    for (const key of keys) {
+      const value = source[key];
+      const current = tree.get(target, key);
+      if (current === undefined) {
+        tree.add(target, key, value);
+      } else if (recursive && isPlainObject(current) && isPlainObject(value)) {
+        let node = current;
+        if (!tree.isNode(node)) {
+          // A mapping a non-JSON query stored as a value: merge into a copy, never into the caller's object.
+          node = cloneTree(node);
+          tree.replace(target, key, node);
+        }
+        work.push([node, value]);
+      } else if (recursive && mergeLists && Array.isArray(current) && Array.isArray(value)) {
+        tree.replace(target, key, pyListUnion(current, value));
+      } else {
+        tree.replace(target, key, value);
+      }
+    }
+  }
+}
+
+/**
  * Shapes the rows of one query into nested data, exactly as Salt's SQL ext_pillar does: the first `depth` columns
  * are nested keys, the rest a mapping by field name (or, at full depth, the penultimate column is the key of the
  * last). Pure: no database involved, inputs untouched.
@@ -360,5 +510,26 @@ export function shapeRows(
   const sink = shaper.begin(fieldNames, options);
   for (const row of rows) sink.push(row);
   sink.end();
-  return shaper.result();
+  const result = shaper.result();
+  checkDepth(result, options.query);
+  return result;
+}
+
+/**
+ * Refuses a result nothing could print or merge: deeper than the engine's limit (1000 levels) is `DEPTH_LIMIT`,
+ * as a coded error naming the query rather than a stack overflow later.
+ */
+export function checkDepth(result: Dict, query?: QueryLabel): void {
+  try {
+    checkTree(result, { maxNodes: Number.POSITIVE_INFINITY });
+  } catch (error) {
+    if (isMergeError(error) && query !== undefined) {
+      throw mysqlError(error.code as "DEPTH_LIMIT", `${prefix(query)}${error.message}`, {
+        query,
+        cause: error,
+        details: { ...error.details },
+      });
+    }
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Dict } from "@merge/core";
-import { createMysqlPillar, mergeExtPillar } from "@merge/source-mysql";
+import { createMysqlPillar, mergeExtPillar, mysqlOptionsFromMaster } from "@merge/source-mysql";
 import { createOutputOptions, emit, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
 import { renderResult } from "./result.js";
@@ -15,6 +15,8 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   const entries = config.entries.filter((entry) => entry.type === "mysql");
   if (entries.length === 0) warn(io, `${file}: ext_pillar has no mysql entries; the pillar is empty`);
 
+  const legacyMysqlQuery = legacyMysqlQueryOf(values, config.value);
+
   let data: Dict;
   const documents: ExplainDocument[] = [];
   if (!options.explain) {
@@ -22,13 +24,14 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
       config.value,
       entries.map((entry) => entry.value),
       minionId,
+      legacyMysqlQuery,
     );
   } else {
     // Provenance: each entry is fetched on its own and the results folded as Salt folds them, so every value
     // can be traced to the entry (and its line in the master file) that produced it.
     data = {};
     for (const entry of entries) {
-      const part = await fetchOnce(config.value, [entry.value], minionId);
+      const part = await fetchOnce(config.value, [entry.value], minionId, legacyMysqlQuery);
       documents.push({ name: entryName(config, entry), value: part });
       data = mergeExtPillar(data, part);
     }
@@ -42,8 +45,22 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   return 0;
 }
 
-async function fetchOnce(connection: Dict, entries: readonly unknown[], minionId: string): Promise<Dict> {
-  const pillar = createMysqlPillar({ connection, entries });
+/**
+ * How `mysql_query` is read: `--no-legacy-mysql-query` wins, then the master file's `merge: {legacy_mysql_query}`,
+ * then the library's default (the legacy rule).
+ */
+function legacyMysqlQueryOf(values: CommandInput["values"], master: Dict): boolean | undefined {
+  if (values["no-legacy-mysql-query"] === true) return false;
+  return mysqlOptionsFromMaster(master).legacyMysqlQuery;
+}
+
+async function fetchOnce(
+  connection: Dict,
+  entries: readonly unknown[],
+  minionId: string,
+  legacyMysqlQuery: boolean | undefined,
+): Promise<Dict> {
+  const pillar = createMysqlPillar({ connection, entries, legacyMysqlQuery });
   try {
     return await pillar.fetch(minionId);
   } finally {

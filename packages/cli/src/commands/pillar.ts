@@ -67,7 +67,15 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
     } else if (entry.type === "mysql") {
       const mysql = await import("@merge/source-mysql");
       mergeExtPillar ??= mysql.mergeExtPillar;
-      const source = mysql.createMysqlPillar({ connection: config.value, entries: [entry.value] });
+      const legacyMysqlQuery =
+        values["no-legacy-mysql-query"] === true
+          ? false
+          : mysql.mysqlOptionsFromMaster(config.value).legacyMysqlQuery;
+      const source = mysql.createMysqlPillar({
+        connection: config.value,
+        entries: [entry.value],
+        legacyMysqlQuery,
+      });
       let part: Dict;
       try {
         part = await source.fetch(minionId);

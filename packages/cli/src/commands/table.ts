@@ -59,6 +59,11 @@ const OUTPUT_HELP: readonly (readonly [string, string])[] = [
   ["-h, --help", "show this help"],
 ];
 
+const LEGACY_MYSQL_HELP: readonly [string, string] = [
+  "--no-legacy-mysql-query",
+  "mysql_query is an ordinary named query, as in Salt 2016.11+ (default: run first, at the top level)",
+];
+
 export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "docs",
@@ -145,17 +150,26 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "mysql",
     summary: "run Salt's MySQL ext_pillar queries for one minion",
-    usage: "merge mysql --config FILE --minion-id ID",
+    usage: "merge mysql --config FILE --minion-id ID [--no-legacy-mysql-query]",
     description:
       "FILE is a Salt-master-style YAML file with the connection (a mysql: block or mysql.host, mysql.user, ...\n" +
       "keys) and an ext_pillar: list whose mysql entries are run in order.",
-    options: { ...OUTPUT_OPTIONS, config: { type: "string", short: "c" }, "minion-id": { type: "string" } },
+    options: {
+      ...OUTPUT_OPTIONS,
+      config: { type: "string", short: "c" },
+      "minion-id": { type: "string" },
+      "no-legacy-mysql-query": { type: "boolean" },
+    },
     optionHelp: [
       ["-c, --config FILE", "Salt-master-style YAML with mysql: and ext_pillar: (required)"],
       ["--minion-id ID", "the minion id bound to every %s in the queries (required)"],
+      LEGACY_MYSQL_HELP,
       ...OUTPUT_HELP,
     ],
-    examples: ["merge mysql --config examples/mysql/master.yml --minion-id minion1"],
+    examples: [
+      "merge mysql --config examples/mysql/master.yml --minion-id minion1",
+      "merge mysql --config master.yml --minion-id web1 --no-legacy-mysql-query",
+    ],
     positionals: [0, 0],
     load: () => import("./mysql.js"),
   },
@@ -163,7 +177,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     name: "pillar",
     summary:
       "compile a minion's external pillar from a Salt master config (stack and mysql entries, in order)",
-    usage: "merge pillar --config FILE --minion-id ID [--grains FILE]",
+    usage: "merge pillar --config FILE --minion-id ID [--grains FILE] [--no-legacy-mysql-query]",
     description:
       "Runs the ext_pillar: list of a Salt-master-style config the way Salt does: each external pillar sees the\n" +
       "pillar compiled so far, and the results are merged in order.",
@@ -172,11 +186,13 @@ export const COMMANDS: readonly CommandInfo[] = [
       config: { type: "string", short: "c" },
       "minion-id": { type: "string" },
       grains: { type: "string" },
+      "no-legacy-mysql-query": { type: "boolean" },
     },
     optionHelp: [
       ["-c, --config FILE", "Salt-master-style YAML with ext_pillar: (and mysql: when it has mysql entries)"],
       ["--minion-id ID", "the minion to compile the pillar for (required)"],
       ["--grains FILE", "YAML/JSON file with the minion's grains"],
+      LEGACY_MYSQL_HELP,
       ...OUTPUT_HELP,
     ],
     examples: ["merge pillar --config master.yml --minion-id web1 --grains grains.yml --explain"],
