@@ -1,25 +1,41 @@
+import { pyFloat } from "@merge/core";
+
 /**
- * Column values as the driver is configured to deliver them (see `driverOptions` in pool.ts and the type table in
- * the README). Prepared statements use MySQL's binary protocol, which sends FLOAT as a raw single-precision number
- * (1.1 arrives as 1.100000023841858); Salt's MySQLdb reads the server's text form instead, which has 6 significant
- * digits. `fixRow` brings FLOAT columns to that text value so both give the same pillar.
+ * Column values as Salt's MySQLdb gives them to Python, in `@merge/core`'s exact model. The driver (see
+ * `driverOptions` in pool.ts and the type table in the README) delivers every number as a JavaScript number, or as
+ * decimal text where a number would lose digits; `fixRow` turns them into the Python types:
+ * - FLOAT and DOUBLE are floats: a whole value becomes a `PyFloat` (`1.0` prints `1.0`, not `1`). Prepared
+ *   statements use MySQL's binary protocol, which sends FLOAT as a raw single-precision number (1.1 arrives as
+ *   1.100000023841858); MySQLdb reads the server's text form, with 6 significant digits, so FLOAT is rounded so.
+ * - BIGINT beyond 2^53 arrives as decimal text and becomes an exact `bigint` (a Python int).
+ * DECIMAL stays decimal text (MySQLdb's `Decimal` has no JavaScript equivalent; its `str()` is that text).
  */
 
-// mysql2's column type number for FLOAT (MYSQL_TYPE_FLOAT).
+// mysql2's column type numbers (MYSQL_TYPE_*).
 const MYSQL_TYPE_FLOAT = 4;
+const MYSQL_TYPE_DOUBLE = 5;
+const MYSQL_TYPE_LONGLONG = 8;
 
 export interface FieldLike {
   readonly name: string;
   readonly columnType?: number;
 }
 
-/** Indexes of the columns that need `fixRow`, or undefined when none do (the common case costs nothing). */
-export function floatColumns(fields: readonly FieldLike[]): number[] | undefined {
-  const out: number[] = [];
-  fields.forEach((field, index) => {
-    if (field.columnType === MYSQL_TYPE_FLOAT) out.push(index);
+/** How each column's values are fixed: by index, or undefined when no column needs it (costs nothing then). */
+export type ColumnFixes = readonly (number | undefined)[];
+
+/** The columns that need `fixRow`, or undefined when none do (the common case). */
+export function columnFixes(fields: readonly FieldLike[]): ColumnFixes | undefined {
+  let any = false;
+  const out = fields.map((field) => {
+    const type = field.columnType;
+    if (type === MYSQL_TYPE_FLOAT || type === MYSQL_TYPE_DOUBLE || type === MYSQL_TYPE_LONGLONG) {
+      any = true;
+      return type;
+    }
+    return undefined;
   });
-  return out.length === 0 ? undefined : out;
+  return any ? out : undefined;
 }
 
 /** The value the server's text protocol gives for a FLOAT: 6 significant digits. */
@@ -27,10 +43,16 @@ export function floatAsText(value: number): number {
   return Number.isFinite(value) ? Number(value.toPrecision(6)) : value;
 }
 
-export function fixRow(row: unknown[], floats: readonly number[]): unknown[] {
-  for (const index of floats) {
+export function fixRow(row: unknown[], fixes: ColumnFixes): unknown[] {
+  for (let index = 0; index < fixes.length; index++) {
+    const type = fixes[index];
+    if (type === undefined) continue;
     const value = row[index];
-    if (typeof value === "number") row[index] = floatAsText(value);
+    if (type === MYSQL_TYPE_LONGLONG) {
+      if (typeof value === "string") row[index] = BigInt(value);
+    } else if (typeof value === "number") {
+      row[index] = pyFloat(type === MYSQL_TYPE_FLOAT ? floatAsText(value) : value);
+    }
   }
   return row;
 }

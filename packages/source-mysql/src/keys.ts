@@ -1,25 +1,22 @@
+import { type MappingKey, PyFloat } from "@merge/core";
+
 /**
- * How a column value becomes a mapping key. Salt keeps the Python value as the key and the pillar is later written
- * out as JSON/YAML/msgpack; our mappings have string keys, so the value is turned into the text JSON would give it:
- * NULL becomes `"null"`, numbers their decimal form, binary data is read as UTF-8.
+ * How a column value becomes a mapping key: as itself, the Python value MySQLdb gave (an int key stays an int, a
+ * float a float, NULL is None, binary data bytes), so `1` and `"1"` stay two keys as in Salt. Plain results name
+ * such keys as `json.dumps` does (`1`, `1.0`, `null`).
  */
-export function keyOf(value: unknown): string {
+export function keyOf(value: unknown): MappingKey {
   switch (typeof value) {
     case "string":
-      return value;
     case "number":
     case "bigint":
-      return String(value);
     case "boolean":
-      return value ? "true" : "false";
+      return value;
     case "undefined":
-      return "null";
+      return null;
     default:
-      if (value === null) return "null";
-      if (value instanceof Uint8Array) return utf8.decode(value);
+      if (value === null || value instanceof PyFloat || value instanceof Uint8Array) return value;
       if (value instanceof Date) return value.toISOString();
       return String(value);
   }
 }
-
-const utf8 = new TextDecoder("utf-8");

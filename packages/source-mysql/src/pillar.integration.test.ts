@@ -1,4 +1,4 @@
-import { isMergeError, type MergeError } from "@merge/core";
+import { isMergeError, type MergeError, PyDict } from "@merge/core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createMysqlPillar, type MysqlPillarOptions, mysqlPillar } from "./pillar.js";
 import {
@@ -206,8 +206,8 @@ describeWithServer("MySQL pillar against a real server", (server) => {
     expect(out.k).toEqual({
       i: -42,
       ti: 1,
-      big: "9007199254740993",
-      ubig: "18446744073709551615",
+      big: 9007199254740993n,
+      ubig: 18446744073709551615n,
       dec1: "1234567890.25",
       f: 1.1,
       d: 0.1,
@@ -226,6 +226,43 @@ describeWithServer("MySQL pillar against a real server", (server) => {
       st: "a,b",
       n: null,
     });
+  });
+
+  it("gives Salt's Python values with values: exact: typed keys in row order, whole floats as floats", async () => {
+    await db.admin.query(`
+      CREATE TABLE typed (pos INT PRIMARY KEY, k_int INT, k_text VARCHAR(8), v DOUBLE, f FLOAT, big BIGINT);
+      INSERT INTO typed VALUES (1, 10, '10', 1.0, 2.0, 9007199254740993), (2, 9, '9', 2.5, 0.5, 1),
+                               (3, 1, '1', 3.0, 1.5, 2);
+    `);
+    const pillar = createMysqlPillar({
+      connection: settingsFor(server, db.name),
+      values: "exact",
+      queries: {
+        ints: { query: "SELECT k_int, v FROM typed WHERE %s <> '' ORDER BY pos", depth: 1 },
+        texts: { query: "SELECT k_text, f FROM typed WHERE %s <> '' ORDER BY pos", depth: 1 },
+        bigs: { query: "SELECT big, k_text FROM typed WHERE %s <> '' ORDER BY pos", depth: 1 },
+      },
+    });
+    try {
+      const out = await pillar.fetch("web01");
+      expect(out).toBeInstanceOf(PyDict);
+      const ints = out.get("ints") as PyDict;
+      // int keys, in the order the rows came (a plain object would list 1, 9, 10)
+      expect(ints.keyList()).toEqual([10, 9, 1]);
+      expect(String(ints.get(10))).toBe("1.0");
+      expect(ints.get(9)).toBe(2.5);
+      const texts = out.get("texts") as PyDict;
+      expect(texts.keyList()).toEqual(["10", "9", "1"]);
+      expect(String(texts.get("10"))).toBe("2.0");
+      expect((out.get("bigs") as PyDict).keyList()).toEqual([9007199254740993n, 1, 2]);
+    } finally {
+      await pillar.close();
+    }
+    // The default gives plain objects: keys named as json.dumps names them, 1.0 as 1.
+    const plain = await run("web01", {
+      q: { query: "SELECT k_int, v FROM typed WHERE %s <> '' ORDER BY pos", depth: 1 },
+    });
+    expect(plain.q).toEqual({ "1": 3, "9": 2.5, "10": 1 });
   });
 
   it("gives FLOAT columns the value the text protocol (Salt's MySQLdb) reads", async () => {

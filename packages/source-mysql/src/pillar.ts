@@ -1,7 +1,7 @@
 import type { EventEmitter } from "node:events";
-import { type Dict, isMergeError, isPlainObject, MergeError } from "@merge/core";
+import { type Dict, isMergeError, isPlainObject, MergeError, PyDict, toPlain } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
-import { fixRow, floatColumns } from "./columns.js";
+import { type ColumnFixes, columnFixes, fixRow } from "./columns.js";
 import { classifyDriverError, redact, wrapDriverError } from "./driver-errors.js";
 import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
 import { mergeExtPillar } from "./merge.js";
@@ -29,14 +29,23 @@ export interface MysqlPillarOptions extends PoolLimits {
    * `merge: {legacy_mysql_query: false}`.
    */
   readonly legacyMysqlQuery?: boolean;
+  /**
+   * `plain` (default): the data as plain objects (keys named as `json.dumps` names them, whole floats as numbers).
+   * `exact`: what Salt's Python holds, in `@merge/core`'s exact model: `PyDict`s whose keys are the column values
+   * (an int key stays an int, in row order), FLOAT/DOUBLE as floats (`1.0` a `PyFloat`), big ints as `bigint`.
+   */
+  readonly values?: "plain" | "exact";
 }
 
+/** The shaped data of a fetch: plain objects, or `PyDict`s with `values: "exact"`. */
+export type MysqlData<V extends "plain" | "exact" = "plain"> = V extends "exact" ? PyDict : Dict;
+
 /** A reusable MySQL pillar: one bounded pool, many fetches. */
-export interface MysqlPillar {
+export interface MysqlPillar<V extends "plain" | "exact" = "plain"> {
   /** The normalised queries of each entry, in the order they run. */
   readonly queries: readonly (readonly QuerySpec[])[];
   /** Runs every query for one minion and returns the shaped data; rejects with a coded `MergeError`. */
-  fetch(minionId: string): Promise<Dict>;
+  fetch(minionId: string): Promise<MysqlData<V>>;
   /** Closes the pool (waits for running fetches to give their connections back). */
   close(): Promise<void>;
 }
@@ -122,8 +131,18 @@ function plainQuery(connection: PoolConnection, sql: string): Promise<void> {
  * `- mysql:` entry of `ext_pillar`). Configuration errors (`SQL_CONFIG`) are thrown here; the pool and the driver are
  * only opened by the first `fetch`.
  */
-export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): MysqlPillar {
+export function createMysqlPillar(
+  input: MysqlPillarOptions & { readonly values: "exact" },
+): MysqlPillar<"exact">;
+export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): MysqlPillar<"plain">;
+export function createMysqlPillar(
+  input: MysqlPillarOptions | Readonly<Dict>,
+): MysqlPillar<"plain"> | MysqlPillar<"exact"> {
   const options = optionsOf(input);
+  if (options.values !== undefined && options.values !== "plain" && options.values !== "exact") {
+    throw mysqlError("SQL_CONFIG", `values must be "plain" or "exact", got ${String(options.values)}`);
+  }
+  const exact = options.values === "exact";
   const settings = settingsOf(options.connection);
   if (options.entries !== undefined && !Array.isArray(options.entries)) {
     throw mysqlError("SQL_CONFIG", "entries must be a list of `- mysql:` values");
@@ -163,7 +182,7 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
       const { spec, prepared, label } = query;
       let settled = false;
       let sink: RowSink | undefined;
-      let floats: number[] | undefined;
+      let fixes: ColumnFixes | undefined;
       let timer: NodeJS.Timeout | undefined;
       // In event mode mysql2 reports a dropped connection only on the connection, not on the command.
       const onConnectionError = (error: unknown) => {
@@ -198,7 +217,7 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
               query: label,
             },
           );
-          floats = floatColumns(fields as unknown as { name: string; columnType?: number }[]);
+          fixes = columnFixes(fields as unknown as { name: string; columnType?: number }[]);
         } catch (error) {
           finish(error);
         }
@@ -206,7 +225,7 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
       command.on("result", (row: unknown[], index?: number) => {
         if (settled || sink === undefined || (index ?? 0) > 0) return;
         try {
-          sink.push(floats === undefined ? row : fixRow(row, floats));
+          sink.push(fixes === undefined ? row : fixRow(row, fixes));
         } catch (error) {
           finish(error);
         }
@@ -247,12 +266,13 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
       }
     });
 
-  const fetch = async (minionId: string): Promise<Dict> => {
+  const fetch = async (minionId: string): Promise<Dict | PyDict> => {
     if (closed) throw mysqlError("SQL_CLOSED", "the MySQL pillar is closed; create a new one");
     if (typeof minionId !== "string") {
       throw mysqlError("SQL_CONFIG", `the minion id must be text, got ${typeof minionId}`);
     }
-    if (entries.every((entry) => entry.length === 0)) return {};
+    const done = (data: PyDict) => (exact ? data : (toPlain(data) as Dict));
+    if (entries.every((entry) => entry.length === 0)) return done(new PyDict());
     const first = entries.find((entry) => entry.length > 0)![0]!.label;
     const pool = await getPool();
     const connect = async (): Promise<PoolConnection> => {
@@ -285,7 +305,7 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
       if (failed !== undefined) {
         throw wrapDriverError(failed, "query", first, secrets, "the start of the transaction");
       }
-      let merged: Dict = {};
+      let merged = new PyDict();
       for (const [number, entry] of entries.entries()) {
         const shaper = createShaper();
         for (const query of entry) await runQuery(connection, minionId, query, shaper);
@@ -295,7 +315,7 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
       }
       await plainQuery(connection, "ROLLBACK");
       healthy = true;
-      return merged;
+      return done(merged);
     } catch (error) {
       throw isMergeError(error)
         ? error
@@ -309,8 +329,8 @@ export function createMysqlPillar(input: MysqlPillarOptions | Readonly<Dict>): M
 
   return {
     queries: entries.map((entry) => entry.map((query) => query.spec)),
-    fetch: async (minionId) => {
-      const job = fetch(minionId);
+    fetch: async (minionId: string): Promise<never> => {
+      const job = fetch(minionId) as Promise<never>;
       running.add(job);
       try {
         return await job;
@@ -358,10 +378,20 @@ function scrub(error: unknown, secrets: readonly string[]): unknown {
  */
 export async function mysqlPillar(
   minionId: string,
+  pillar: unknown,
+  options: MysqlPillarOptions & { readonly values: "exact" },
+): Promise<PyDict>;
+export async function mysqlPillar(
+  minionId: string,
+  pillar: unknown,
+  options: MysqlPillarOptions | Readonly<Dict>,
+): Promise<Dict>;
+export async function mysqlPillar(
+  minionId: string,
   _pillar: unknown,
   options: MysqlPillarOptions | Readonly<Dict>,
-): Promise<Dict> {
-  const pillar = createMysqlPillar(options);
+): Promise<Dict | PyDict> {
+  const pillar = createMysqlPillar(options) as MysqlPillar<"plain" | "exact">;
   try {
     return await pillar.fetch(minionId);
   } finally {

@@ -1,30 +1,10 @@
-import { isPlainObject } from "@merge/core";
+import { PyFloat, pyEquals } from "@merge/core";
 
 /**
- * Python's `==` on JSON-shaped values, as Salt's list merge (`x not in merged`) applies it: `true == 1 == 1.0`, an
- * integer equals a float of the same value (`2**60 == 1.152921504606847e18`), mappings compare as sets of pairs,
- * lists item by item. NaN equals NaN here: every NaN `json.loads` returns is the same object, and `in` tests
- * identity before `==`.
- */
-export function pyEquals(a: unknown, b: unknown): boolean {
-  const left = primitiveKey(a);
-  const right = primitiveKey(b);
-  if (left !== undefined || right !== undefined) return left === right;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, index) => pyEquals(item, b[index]));
-  }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((key) => Object.hasOwn(b, key) && pyEquals(a[key], b[key]));
-  }
-  return a === b;
-}
-
-/**
- * `merged = list(current); merged.extend(x for x in incoming if x not in merged)`: Salt's list merge, in linear
- * time for scalars (a key per value) and a scan only among the lists and mappings.
+ * `merged = list(current); merged.extend(x for x in incoming if x not in merged)`: Salt's list merge, with Python's
+ * `==` (core's `pyEquals`: `true == 1 == 1.0`, mappings as sets of pairs, NaN equal to itself since `in` tests
+ * identity first and `json.loads` hands out one NaN), in linear time for scalars (a key per value) and a scan only
+ * among the lists and mappings.
  */
 export function pyListUnion(current: readonly unknown[], incoming: readonly unknown[]): unknown[] {
   const merged = current.slice();
@@ -48,6 +28,7 @@ export function pyListUnion(current: readonly unknown[], incoming: readonly unkn
 
 /** One text per Python-equal class of scalars; undefined for lists, mappings and other objects. */
 function primitiveKey(value: unknown): string | undefined {
+  if (value instanceof PyFloat) return numberKey(value.value);
   switch (typeof value) {
     case "string":
       return `s${value}`;
@@ -56,12 +37,16 @@ function primitiveKey(value: unknown): string | undefined {
     case "bigint":
       return `n${value}`;
     case "number":
-      if (Number.isNaN(value)) return "nan";
-      // Integral doubles compare with Python ints by exact value: write them as exact integers.
-      return Number.isInteger(value) ? `n${BigInt(value)}` : `n${value}`;
+      return numberKey(value);
     case "undefined":
       return "null";
     default:
       return value === null ? "null" : undefined;
   }
+}
+
+function numberKey(value: number): string {
+  if (Number.isNaN(value)) return "nan";
+  // Integral doubles compare with Python ints by exact value: write them as exact integers.
+  return Number.isInteger(value) ? `n${BigInt(value)}` : `n${value}`;
 }

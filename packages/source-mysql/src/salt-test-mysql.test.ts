@@ -1,9 +1,9 @@
 // Every expectation of Salt's tests/pytests/unit/pillar/test_mysql.py (35 test functions), restated here. Each test
-// is named after the Salt function it comes from. Salt keeps column values as dict keys (`{1: 2}`); our keys are
-// strings, so `{ 1: 2 }` below is the JavaScript literal with the key "1" — the same data once written out.
+// is named after the Salt function it comes from. Salt keeps column values as dict keys (`{1: 2}`), and so does the
+// exact result here: `expectSalt` reads `{ 1: 2 }` below as the Python literal (int key 1) and compares with `==`.
 import { describe, expect, it } from "vitest";
 import { extractSaltQueries } from "./queries.js";
-import { SaltExtPillar } from "./test-salt.js";
+import { expectSalt, SaltExtPillar } from "./test-salt.js";
 
 /** Salt's normalised query: the defaults of `extract_queries` with some fields set. */
 const q = (query: string, extra: Record<string, unknown> = {}) => ({
@@ -128,9 +128,9 @@ describe("Salt test_mysql.py: enter_root and process_fields", () => {
   it("test_011_enter_root", () => {
     const data = new SaltExtPillar();
     data.enter_root("test");
-    expect(data.result.test).toBe(data.focus);
+    expect(data.exact.get("test")).toBe(data.focus);
     data.enter_root(null);
-    expect(data.result).toBe(data.focus);
+    expect(data.exact).toBe(data.focus);
   });
 
   it("test_021_process_fields", () => {
@@ -166,7 +166,7 @@ describe("Salt test_mysql.py: process_results", () => {
   it("test_111_process_results_legacy", () => {
     const data = make(["a", "b"], 0, false);
     data.process_results([[1, 2]]);
-    expect(data.result).toEqual({ 1: 2 });
+    expectSalt(data.exact, { 1: 2 });
   });
 
   it("test_112_process_results_legacy_multiple", () => {
@@ -176,7 +176,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [3, 4],
       [5, 6],
     ]);
-    expect(data.result).toEqual({ 1: 2, 3: 4, 5: 6 });
+    expectSalt(data.exact, { 1: 2, 3: 4, 5: 6 });
   });
 
   it("test_121_process_results_depth_0", () => {
@@ -185,7 +185,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [5, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 4 } }, 5: { 6: { 7: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 4 } }, 5: { 6: { 7: 8 } } });
   });
 
   it("test_122_process_results_depth_1", () => {
@@ -194,7 +194,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [5, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { b: 2, c: 3, d: 4 }, 5: { b: 6, c: 7, d: 8 } });
+    expectSalt(data.exact, { 1: { b: 2, c: 3, d: 4 }, 5: { b: 6, c: 7, d: 8 } });
   });
 
   it("test_123_process_results_depth_2", () => {
@@ -203,7 +203,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [5, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { c: 3, d: 4 } }, 5: { 6: { c: 7, d: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { c: 3, d: 4 } }, 5: { 6: { c: 7, d: 8 } } });
   });
 
   it("test_124_process_results_depth_3", () => {
@@ -212,7 +212,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [5, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 4 } }, 5: { 6: { 7: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 4 } }, 5: { 6: { 7: 8 } } });
   });
 
   it("test_125_process_results_depth_4", () => {
@@ -221,7 +221,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [5, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 4 } }, 5: { 6: { 7: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 4 } }, 5: { 6: { 7: 8 } } });
   });
 
   it("test_131_process_results_overwrite_legacy_multiple", () => {
@@ -231,7 +231,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [3, 4],
       [1, 6],
     ]);
-    expect(data.result).toEqual({ 1: 6, 3: 4 });
+    expectSalt(data.exact, { 1: 6, 3: 4 });
   });
 
   it("test_132_process_results_merge_depth_0", () => {
@@ -240,7 +240,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [1, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 4 }, 6: { 7: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 4 }, 6: { 7: 8 } } });
   });
 
   it("test_133_process_results_overwrite_depth_0", () => {
@@ -249,7 +249,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [1, 2, 3, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 8 } } });
   });
 
   it("test_134_process_results_deepmerge_depth_0", () => {
@@ -258,7 +258,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [1, 2, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 4, 7: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 4, 7: 8 } } });
   });
 
   it("test_135_process_results_overwrite_depth_1", () => {
@@ -267,7 +267,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [1, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { b: 6, c: 7, d: 8 } });
+    expectSalt(data.exact, { 1: { b: 6, c: 7, d: 8 } });
   });
 
   it("test_136_process_results_merge_depth_2", () => {
@@ -276,7 +276,7 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [1, 6, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { c: 3, d: 4 }, 6: { c: 7, d: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { c: 3, d: 4 }, 6: { c: 7, d: 8 } } });
   });
 
   it("test_137_process_results_overwrite_depth_2", () => {
@@ -285,14 +285,14 @@ describe("Salt test_mysql.py: process_results", () => {
       [1, 2, 3, 4],
       [1, 2, 7, 8],
     ]);
-    expect(data.result).toEqual({ 1: { 2: { c: 7, d: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { c: 7, d: 8 } } });
   });
 
   it("test_201_process_results_complexity_multiresults", () => {
     const data = make(ABCD, 2);
     data.process_results([[1, 2, 3, 4]]);
     data.process_results([[1, 2, 7, 8]]);
-    expect(data.result).toEqual({ 1: { 2: { c: 7, d: 8 } } });
+    expectSalt(data.exact, { 1: { 2: { c: 7, d: 8 } } });
   });
 
   it("test_202_process_results_complexity_as_list", () => {
@@ -300,7 +300,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.as_list = true;
     data.process_results([[1, 2, 3, 4]]);
     data.process_results([[1, 2, 7, 8]]);
-    expect(data.result).toEqual({ 1: { 2: { c: [3, 7], d: [4, 8] } } });
+    expectSalt(data.exact, { 1: { 2: { c: [3, 7], d: [4, 8] } } });
   });
 
   it("test_203_process_results_complexity_as_list_deeper", () => {
@@ -308,7 +308,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.as_list = true;
     data.process_results([[1, 2, 3, 4]]);
     data.process_results([[1, 2, 3, 8]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: [4, 8] } } });
+    expectSalt(data.exact, { 1: { 2: { 3: [4, 8] } } });
   });
 
   /** The 204–20A tests set as_list, with_lists and the root first, then alternate field lists. */
@@ -327,7 +327,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_results([[1, 2, 3, 5]]);
     data.process_fields(ABCDE, 0);
     data.process_results([[1, 2, 3, 6, 7]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: [4, 5, { 6: 7 }] } } });
+    expectSalt(data.exact, { 1: { 2: { 3: [4, 5, { 6: 7 }] } } });
   });
 
   it("test_205_process_results_complexity_as_list_mismatch_depth_reversed", () => {
@@ -338,7 +338,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_fields(ABCD, 0);
     data.process_results([[1, 2, 3, 4]]);
     data.process_results([[1, 2, 3, 5]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: [{ 6: 7, 8: 9 }, 4, 5] } } });
+    expectSalt(data.exact, { 1: { 2: { 3: [{ 6: 7, 8: 9 }, 4, 5] } } });
   });
 
   it("test_206_process_results_complexity_as_list_mismatch_depth_weird_order", () => {
@@ -351,7 +351,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_results([[1, 2, 3, 8, 9]]);
     data.process_fields(ABCD, 0);
     data.process_results([[1, 2, 3, 5]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: [{ 6: 7 }, 4, { 8: 9 }, 5] } } });
+    expectSalt(data.exact, { 1: { 2: { 3: [{ 6: 7 }, 4, { 8: 9 }, 5] } } });
   });
 
   it("test_207_process_results_complexity_collision_mismatch_depth", () => {
@@ -361,7 +361,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_results([[1, 2, 3, 5]]);
     data.process_fields(ABCDE, 0);
     data.process_results([[1, 2, 3, 6, 7]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: { 6: 7 } } } });
+    expectSalt(data.exact, { 1: { 2: { 3: { 6: 7 } } } });
   });
 
   it("test_208_process_results_complexity_collision_mismatch_depth_reversed", () => {
@@ -372,7 +372,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_fields(ABCD, 0);
     data.process_results([[1, 2, 3, 4]]);
     data.process_results([[1, 2, 3, 5]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 5 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 5 } } });
   });
 
   it("test_209_process_results_complexity_collision_mismatch_depth_weird_order", () => {
@@ -385,7 +385,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_results([[1, 2, 3, 8, 9]]);
     data.process_fields(ABCD, 0);
     data.process_results([[1, 2, 3, 5]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 5 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 5 } } });
   });
 
   it("test_20A_process_results_complexity_as_list_vary", () => {
@@ -397,7 +397,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_results([[1, 2, 3, 4]]);
     data.as_list = false;
     data.process_results([[1, 2, 3, 5]]);
-    expect(data.result).toEqual({ 1: { 2: { 3: 5 } } });
+    expectSalt(data.exact, { 1: { 2: { 3: 5 } } });
   });
 
   it("test_207_process_results_complexity_roots_collision", () => {
@@ -406,7 +406,7 @@ describe("Salt test_mysql.py: process_results", () => {
     data.process_results([[1, 2, 3, 4]]);
     data.enter_root(1);
     data.process_results([[5, 6, 7, 8]]);
-    expect(data.result).toEqual({ 1: { 5: { 6: { 7: 8 } } } });
+    expectSalt(data.exact, { 1: { 5: { 6: { 7: 8 } } } });
   });
 
   const DOC_ROWS = [
@@ -459,7 +459,7 @@ describe("Salt test_mysql.py: process_results", () => {
       }
     }
     // And the whole value the docstring of the Salt test spells out.
-    expect(data.result).toEqual({ a: [{ c: [{ e: 1 }, { g: 2 }] }, { h: [{ j: 3, k: 4 }] }] });
+    expectSalt(data.exact, { a: [{ c: [{ e: 1 }, { g: 2 }] }, { h: [{ j: 3, k: 4 }] }] });
   });
 
   it("test_302_process_results_with_lists_consecutive", () => {
@@ -501,6 +501,6 @@ describe("Salt test_mysql.py: process_results", () => {
         throw new Error(`Unexpected value ${JSON.stringify(x)}`);
       }
     }
-    expect(data.result).toEqual({ a: [[[{ e: 1 }, { g: 2 }]], [[{ j: 3, k: 4 }]]] });
+    expectSalt(data.exact, { a: [[[{ e: 1 }, { g: 2 }]], [[{ j: 3, k: 4 }]]] });
   });
 });

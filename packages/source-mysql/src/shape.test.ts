@@ -1,6 +1,17 @@
-import { isMergeError } from "@merge/core";
+import { type Dict, isMergeError, PyDict, PyFloat, toPlain } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { createShaper, effectiveDepth, type Row, type ShapeOptions, shapeRows } from "./shape.js";
+import {
+  createShaper,
+  effectiveDepth,
+  type Row,
+  type ShapeOptions,
+  shapeRows as shapeExact,
+} from "./shape.js";
+
+// Most expectations here are written as plain objects: the exact result named as json.dumps names keys. The exact
+// model itself (typed keys, order, floats) is checked in "exact results" below and by the Salt suites.
+const shapeRows = (fields: readonly string[], rows: Iterable<Row>, options?: ShapeOptions): Dict =>
+  toPlain(shapeExact(fields, rows, options)) as Dict;
 
 const ABCD = ["a", "b", "c", "d"];
 
@@ -22,7 +33,7 @@ function many(queries: [string[], Row[], ShapeOptions?, string?][]) {
     for (const row of rows) sink.push(row);
     sink.end();
   }
-  return shaper.result();
+  return toPlain(shaper.result()) as Dict;
 }
 
 describe("depth", () => {
@@ -521,8 +532,50 @@ describe("data safety", () => {
     ]);
   });
 
-  it("turns binary keys into text and keeps binary values as bytes", () => {
+  it("keeps binary keys as bytes (named by their text in plain results) and binary values as bytes", () => {
+    const exact = shapeExact(["k", "v"], [[Buffer.from("name"), Buffer.from([1, 2])]]);
+    expect(exact.keyList()[0]).toEqual(Buffer.from("name"));
     const out = shapeRows(["k", "v"], [[Buffer.from("name"), Buffer.from([1, 2])]]);
     expect(out.name).toEqual(Buffer.from([1, 2]));
+  });
+});
+
+describe("exact results", () => {
+  it("keeps column values as typed keys in row order, as Salt's dicts do", () => {
+    const out = shapeExact(
+      ["k", "v"],
+      [
+        [10, "a"],
+        ["9", "b"],
+        [1, "c"],
+        ["1", "d"],
+        [null, "e"],
+        [new PyFloat(2), "f"],
+        [true, "g"],
+      ],
+    );
+    // True == 1: the row writes the value of key 1 (first spelling kept), as a Python dict does
+    expect([...out.entries()]).toEqual([
+      [10, "a"],
+      ["9", "b"],
+      [1, "g"],
+      ["1", "d"],
+      [null, "e"],
+      [new PyFloat(2), "f"],
+    ]);
+  });
+
+  it("lists a mapping's values in row order for with_lists, integer-like keys included", () => {
+    const out = shapeExact(
+      ["k", "h", "v"],
+      [
+        ["x", "10", 1],
+        ["x", "9", 2],
+        ["x", 3, 3],
+      ],
+      { withLists: [1] },
+    );
+    // the values of {"10": 1, "9": 2, 3: 3} in the order the rows wrote them
+    expect(out.get("x")).toEqual([1, 2, 3]);
   });
 });

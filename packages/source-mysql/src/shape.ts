@@ -2,10 +2,14 @@ import {
   checkTree,
   cloneTree,
   DEFAULT_MAX_DEPTH,
-  type Dict,
+  getItem,
+  isMapping,
   isMergeError,
-  isPlainObject,
-  setKey,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  PyDict,
+  toExact,
 } from "@merge/core";
 import { mysqlError, type QueryLabel } from "./errors.js";
 import { parseJsonValue } from "./json-value.js";
@@ -56,89 +60,63 @@ export interface RowSink {
  */
 export interface Shaper {
   /** Where the next query writes: a non-empty name replaces that top-level key with a fresh mapping. */
-  enterRoot(root: string | undefined): void;
+  enterRoot(root: MappingKey | undefined): void;
   /** The mapping the next query writes into (Salt's `focus`): the result itself, or the root's fresh mapping. */
-  focus(): Dict;
+  focus(): PyDict;
   /** Starts one query's rows. */
   begin(fieldNames: readonly string[], options?: ShapeOptions): RowSink;
-  /** The data so far: plain objects and arrays, shared with the shaper (later queries keep writing into it). */
-  result(): Dict;
+  /**
+   * The data so far, in the exact model (`PyDict`s, typed keys; `toPlain` gives plain objects), shared with the
+   * shaper (later queries keep writing into it).
+   */
+  result(): PyDict;
 }
 
-// Mappings are plain objects built in place (no second pass converts them), so the result needs no copy. Two things
-// plain objects do differently from Salt's dicts are handled here: inherited names (`constructor`, `__proto__`) are
-// never read as present keys, and integer-like keys, which objects enumerate first, get their insertion order
-// recorded so that `with_lists` lists a mapping's values in the order the rows came, as Python does.
-type Node = Dict;
-
-const ownKey = Object.prototype.hasOwnProperty;
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Would V8 enumerate this key before the others (a canonical array index)? */
-function isIndexKey(key: string): boolean {
-  const first = key.charCodeAt(0);
-  if (first < 48 || first > 57) return false;
-  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4294967295;
-}
+// Mappings are `PyDict`s built in place, as Salt builds dicts: keys are the column values themselves (an int key
+// stays an int), every key keeps its insertion order (which `with_lists` relies on), and no name is special.
+type Node = PyDict;
 
 class Tree {
-  /** Nodes that hold integer-like keys: their keys in insertion order. */
-  private readonly orders = new Map<Node, string[]>();
-  /** Plain objects that arrived as row values: data, never descended into. */
+  /** Mappings that arrived as row values (a driver that decodes JSON columns): data, never descended into. */
   private foreign: WeakSet<object> | undefined;
 
   create(): Node {
-    return {};
+    return new PyDict();
   }
 
   isNode(value: unknown): value is Node {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      Object.getPrototypeOf(value) === Object.prototype &&
-      !Array.isArray(value) &&
-      (this.foreign === undefined || !this.foreign.has(value))
-    );
+    return value instanceof PyDict && (this.foreign === undefined || !this.foreign.has(value));
   }
 
-  /** The value at an own key, or undefined (stored values are never undefined). */
-  get(node: Node, key: string): unknown {
-    const value = node[key];
-    if (value !== undefined && INHERITED.has(key) && !ownKey.call(node, key)) return undefined;
-    return value;
+  /** The value at a key, or undefined (stored values are never undefined). */
+  get(node: Node, key: MappingKey): unknown {
+    return node.get(key);
   }
 
   /** Writes a key that is not there yet. */
-  add(node: Node, key: string, value: unknown): void {
-    if (this.orders.size !== 0) {
-      const order = this.orders.get(node);
-      if (order !== undefined) order.push(key);
-      else if (isIndexKey(key)) this.orders.set(node, [...Object.keys(node), key]);
-    } else if (isIndexKey(key)) {
-      this.orders.set(node, [...Object.keys(node), key]);
-    }
-    setKey(node, key, value);
+  add(node: Node, key: MappingKey, value: unknown): void {
+    node.set(key, value);
   }
 
   /** Writes a key that is already there (its position does not change). */
-  replace(node: Node, key: string, value: unknown): void {
-    setKey(node, key, value);
+  replace(node: Node, key: MappingKey, value: unknown): void {
+    node.set(key, value);
   }
 
   /** The values in insertion order. */
   values(node: Node): unknown[] {
-    const order = this.orders.get(node);
-    if (order === undefined) return Object.values(node);
-    return order.map((key) => node[key]);
+    return [...node.values()];
   }
 
-  /** Stores a row value: `undefined` means NULL, arrays are copied (lists get appended to), objects stay data. */
+  /** Stores a row value: `undefined` means NULL, arrays are copied (lists get appended to), mappings stay data. */
   own(value: unknown): unknown {
     if (value === undefined) return null;
     if (Array.isArray(value)) return value.slice();
-    if (typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    if (isMapping(value)) {
+      const exact = toExact(value) as PyDict;
       this.foreign ??= new WeakSet();
-      this.foreign.add(value);
+      this.foreign.add(exact);
+      return exact;
     }
     return value;
   }
@@ -149,7 +127,7 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "string")
     return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
-  return `the value ${keyOf(value)}`;
+  return `the value ${String(keyOf(value))}`;
 }
 
 function prefix(query: QueryLabel | undefined): string {
@@ -186,7 +164,7 @@ export function createShaper(): Shaper {
 
   return {
     enterRoot(root) {
-      if (root === undefined || root === "") {
+      if (root === undefined || root === "" || root === null) {
         focus = result;
       } else {
         focus = tree.create();
@@ -237,12 +215,12 @@ function beginQuery(
   // here (quadratic on many distinct keys); a Set per mapping keeps it linear. A mapping created by this query at a
   // marked key level gets every one of its keys listed, so it is registered as `null` ("all keys") when created,
   // at the point Salt would register it, and needs no Set at all.
-  const listify = new Map<Node, Set<string> | null>();
+  const listify = new Map<Node, Set<unknown> | null>();
   // Consecutive rows usually pass through the same mapping at a level (always at the first): remember the last one
   // per level and skip the lookup.
   const lastNode: (Node | undefined)[] = new Array(n + 1);
-  const lastKeys: (Set<string> | null | undefined)[] = new Array(n + 1);
-  const record = (level: number, node: Node, key: string) => {
+  const lastKeys: (Set<unknown> | null | undefined)[] = new Array(n + 1);
+  const record = (level: number, node: Node, key: MappingKey) => {
     let keys = lastNode[level] === node ? lastKeys[level] : listify.get(node);
     if (keys === undefined) {
       keys = new Set();
@@ -266,7 +244,10 @@ function beginQuery(
   const nesting = level + (fullDepth ? depth : depth + 1);
 
   const crash = (row: Row, why: string): never => {
-    const keys = row.slice(0, depth).map(keyOf).join(" → ");
+    const keys = row
+      .slice(0, depth)
+      .map((value) => String(keyOf(value)))
+      .join(" → ");
     throw mysqlError("SQL_SHAPE", `${prefix(query)}row ${rowNumber} (${keys}): ${why}`, { query });
   };
 
@@ -368,17 +349,18 @@ function beginQuery(
       // Inner mappings were registered after their parents: go backwards, as Salt does.
       const nodes = [...listify.keys()].reverse();
       for (const node of nodes) {
-        for (const key of listify.get(node) ?? Object.keys(node)) {
-          const value = tree.get(node, key);
+        const marked = listify.get(node);
+        for (const key of marked === null || marked === undefined ? node.keyList() : marked) {
+          const value = tree.get(node, key as MappingKey);
           if (value === undefined) {
             throw mysqlError(
               "SQL_SHAPE",
-              `${prefix(query)}with_lists marks field ${JSON.stringify(key)}, but ignore_null left it unset`,
+              `${prefix(query)}with_lists marks field ${JSON.stringify(String(key))}, but ignore_null left it unset`,
               { query },
             );
           }
-          if (tree.isNode(value)) tree.replace(node, key, tree.values(value));
-          else if (Array.isArray(value)) tree.replace(node, key, [value]);
+          if (tree.isNode(value)) tree.replace(node, key as MappingKey, tree.values(value));
+          else if (Array.isArray(value)) tree.replace(node, key as MappingKey, [value]);
         }
       }
       listify.clear();
@@ -403,7 +385,7 @@ function jsonSink(tree: Tree, focus: Node, mergeLists: boolean, query: QueryLabe
         throw mysqlError("SQL_SHAPE", `${where} has no value for its one field`, { query });
       }
       const value = decodeJsonColumn(row[0], where, query);
-      if (!isPlainObject(value)) {
+      if (!(value instanceof PyDict)) {
         throw mysqlError(
           "SQL_SHAPE",
           `${where}: as_json needs a JSON object in the column, got ${describeJson(value)}`,
@@ -428,14 +410,14 @@ function decodeJsonColumn(value: unknown, where: string, query: QueryLabel | und
     } catch (error) {
       throw mysqlError("SQL_JSON", `${where}: the JSON column is not valid UTF-8`, { query, cause: error });
     }
-  } else if (isPlainObject(value)) {
+  } else if (isMapping(value)) {
     // Already decoded (a driver that parses JSON columns): copied, so the caller's object is never changed.
     try {
       checkTree(value, { maxNodes: Number.POSITIVE_INFINITY });
     } catch (error) {
       throw relabel(error, where, query);
     }
-    return cloneTree(value);
+    return toExact(cloneTree(value));
   } else {
     return value;
   }
@@ -468,22 +450,22 @@ function describeJson(value: unknown): string {
  * every key of `upd` is written as it is; otherwise mappings merge key by key, two lists are joined without
  * repeating items (`merge_lists`) or replaced, anything else is replaced. `upd` is fresh data owned by the tree.
  */
-function mergeJson(tree: Tree, dest: Node, upd: Dict, mergeLists: boolean): void {
-  const work: [Node, Dict][] = [[dest, upd]];
+function mergeJson(tree: Tree, dest: Node, upd: Mapping, mergeLists: boolean): void {
+  const work: [Node, Mapping][] = [[dest, upd]];
   for (let pair = work.pop(); pair !== undefined; pair = work.pop()) {
     const [target, source] = pair;
-    const keys = Object.keys(source);
+    const keys = mappingKeys(source);
     const recursive = keys.some((key) => tree.get(target, key) !== undefined);
     for (const key of keys) {
-      const value = source[key];
+      const value = getItem(source, key);
       const current = tree.get(target, key);
       if (current === undefined) {
         tree.add(target, key, value);
-      } else if (recursive && isPlainObject(current) && isPlainObject(value)) {
-        let node = current;
+      } else if (recursive && isMapping(current) && isMapping(value)) {
+        let node = current as Node;
         if (!tree.isNode(node)) {
           // A mapping a non-JSON query stored as a value: merge into a copy, never into the caller's object.
-          node = cloneTree(node);
+          node = toExact(cloneTree(node)) as Node;
           tree.replace(target, key, node);
         }
         work.push([node, value]);
@@ -505,7 +487,7 @@ export function shapeRows(
   fieldNames: readonly string[],
   rows: Iterable<Row>,
   options: ShapeOptions = {},
-): Dict {
+): PyDict {
   const shaper = createShaper();
   const sink = shaper.begin(fieldNames, options);
   for (const row of rows) sink.push(row);
@@ -519,7 +501,7 @@ export function shapeRows(
  * Refuses a result nothing could print or merge: deeper than the engine's limit (1000 levels) is `DEPTH_LIMIT`,
  * as a coded error naming the query rather than a stack overflow later.
  */
-export function checkDepth(result: Dict, query?: QueryLabel): void {
+export function checkDepth(result: Mapping, query?: QueryLabel): void {
   try {
     checkTree(result, { maxNodes: Number.POSITIVE_INFINITY });
   } catch (error) {

@@ -23,6 +23,8 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): unknown
 }
 
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** Python's default `sys.get_int_max_str_digits()`: `json.loads` refuses longer integers (Python 3.11 and later). */
+const INT_MAX_STR_DIGITS = 4300;
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
 const SAFE_DIGITS = 15;
 
@@ -143,6 +145,12 @@ class JsonReader {
     if (match[1] !== undefined || match[2] !== undefined) return pyFloat(Number(literal));
     const digits = literal.length - (literal.charCodeAt(0) === 0x2d ? 1 : 0);
     if (digits <= SAFE_DIGITS) return Number(literal) + 0;
+    if (digits > INT_MAX_STR_DIGITS) {
+      this.fail(
+        `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits`,
+        this.at - literal.length,
+      );
+    }
     const big = BigInt(literal);
     return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
       ? Number(big)

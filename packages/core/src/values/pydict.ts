@@ -88,6 +88,8 @@ export function keyText(key: unknown): string {
   }
   if (key === null) return "null";
   if (key instanceof PyFloat) return floatKeyText(key.value);
+  // bytes keys (json.dumps refuses them): named by their text, as a SQL column's bytes read as UTF-8
+  if (key instanceof Uint8Array) return new TextDecoder().decode(key);
   const python = (key as { toPythonIsoformat?: (sep?: string) => string }).toPythonIsoformat;
   if (typeof python === "function") return python.call(key, " ");
   return String(key);

@@ -1,4 +1,4 @@
-import { isMergeError } from "@merge/core";
+import { isMergeError, PyDict } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { shapeRows } from "../../src/index.js";
@@ -26,10 +26,10 @@ const cell = fc.oneof(text, fc.integer({ min: -3, max: 3 }), fc.constant(null), 
 /** Every key and scalar of a value. */
 function atoms(value: unknown, into: Set<unknown> = new Set()): Set<unknown> {
   if (Array.isArray(value)) for (const item of value) atoms(item, into);
-  else if (typeof value === "object" && value !== null) {
-    for (const key of Object.keys(value)) {
+  else if (value instanceof PyDict) {
+    for (const [key, item] of value) {
       into.add(key);
-      atoms((value as Record<string, unknown>)[key], into);
+      atoms(item, into);
     }
   } else into.add(value);
   return into;
@@ -57,8 +57,8 @@ describe("properties of row shaping (no server needed)", () => {
     fc.assert(
       fc.property(table, ([fields, rows, options]) => {
         const before = JSON.stringify([fields, rows]);
-        // Keys come from values (as text, NULL as "null") and field names; values from the cells.
-        const allowed = new Set<unknown>([...fields, "null"]);
+        // Keys are the values themselves (as in Salt) or field names; values come from the cells.
+        const allowed = new Set<unknown>(fields);
         for (const row of rows)
           for (const value of row) {
             allowed.add(value);
@@ -66,8 +66,8 @@ describe("properties of row shaping (no server needed)", () => {
           }
         try {
           const result = shapeRows(fields, rows, options);
-          for (const atom of atoms(result)) expect(allowed.has(atom)).toBe(true);
-          expect(Object.getPrototypeOf(result)).toBe(Object.prototype);
+          for (const atom of atoms(result)) expect(allowed.has(atom), String(atom)).toBe(true);
+          expect(result).toBeInstanceOf(PyDict);
         } catch (error) {
           if (!isMergeError(error)) throw error;
           expect(error.code).toMatch(/^SQL_/);
