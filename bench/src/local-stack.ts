@@ -18,7 +18,9 @@ export function localStackPlugin(): MergerPlugin {
         if (hasOwn(incoming, "__")) ctx.fail("UNKNOWN_STRATEGY", "the bench stand-in knows merge-last only");
       };
       return {
-        dict(base, incoming) {
+        // The bench merges plain objects only, so this stand-in reads them directly (no mapping helpers).
+        dict(mapping, incoming) {
+          const base = mapping as Dict;
           if (!isPlainObject(incoming)) return incoming;
           directive(incoming);
           // Spread defines properties (never a `__proto__` setter call) and copies fast-mode objects in one step.
@@ -42,7 +44,8 @@ export function localStackPlugin(): MergerPlugin {
         other: replace,
         // The fold's fast path: the engine hands over containers it owns, so they grow in place.
         inPlace: {
-          dict(target, incoming) {
+          dict(mapping, incoming) {
+            const target = mapping as Dict;
             if (!isPlainObject(incoming)) return incoming;
             directive(incoming);
             for (const key of Object.keys(incoming)) {
