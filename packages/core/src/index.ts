@@ -69,4 +69,10 @@ export {
   type SpecList,
   type SpecListMapping,
 } from "./spec.js";
+export type {
+  CheckedSpec,
+  PluginOptionNames,
+  PluginTable,
+  UnknownMergers,
+} from "./spec-types.js";
 export { checkTree, cloneTree, DEFAULT_MAX_NODES, type TreeLimits } from "./tree.js";
