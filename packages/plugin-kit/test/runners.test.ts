@@ -6,9 +6,13 @@ import { expect, it } from "vitest";
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
 it("runs inside node:test with no runner of its own: a pass passes, a failure fails with the kit's message", () => {
-  const run = spawnSync(process.execPath, ["--test", "--test-reporter=tap", join(fixtures, "node-test.mjs")], {
-    encoding: "utf8",
-  });
+  const run = spawnSync(
+    process.execPath,
+    ["--test", "--test-reporter=tap", join(fixtures, "node-test.mjs")],
+    {
+      encoding: "utf8",
+    },
+  );
   expect(run.status).toBe(1);
   expect(run.stdout).toMatch(/^# pass 1$/m);
   expect(run.stdout).toMatch(/^# fail 1$/m);
