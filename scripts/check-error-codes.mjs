@@ -21,7 +21,9 @@ const documented = readFileSync(join(root, "docs/errors.md"), "utf8");
 const missing = new Map();
 const dirs = [
   ...readdirSync(join(root, "packages")).map((name) => join(root, "packages", name, "src")),
-  join(root, "examples/plugin-keyed-list/src"),
+  ...readdirSync(join(root, "examples"))
+    .filter((name) => name.startsWith("plugin-"))
+    .map((name) => join(root, "examples", name, "src")),
 ];
 for (const dir of dirs) {
   for (const file of sources(dir)) {

@@ -4,7 +4,8 @@ export { DEFAULT_KEY_FIELD, type KeyedSettings, keyedList, mergeKeyed, readSetti
 
 declare module "@merge/core" {
   interface MergerMap {
-    keyed: true;
+    // A field name is a free option, so any option is accepted.
+    keyed: string;
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   type Dict,
+  definePlugin,
   hasOwn,
   isPlainObject,
   MergeError,
@@ -108,8 +109,8 @@ export function mergeKeyed(
  * whose field matches an old item are merged into it through the root merger (so `dict()` or any other mapping
  * merger of the spec decides how); the others are appended. Old lists only: dispatch is on the old value's kind.
  */
-export function keyedList(): MergerPlugin {
-  return {
+export function keyedList(): MergerPlugin<"keyed", string> {
+  return definePlugin({
     name: "keyed",
     kinds: ["list"],
     options: FLAGS,
@@ -119,5 +120,5 @@ export function keyedList(): MergerPlugin {
       const settings = readSettings(options, context.label);
       return { list: (base, incoming) => mergeKeyed(base, incoming, settings, context) };
     },
-  };
+  });
 }

@@ -81,6 +81,12 @@ export {
   type SpecList,
   type SpecListMapping,
 } from "./spec.js";
+export type {
+  CheckedSpec,
+  PluginOptionNames,
+  PluginTable,
+  UnknownMergers,
+} from "./spec-types.js";
 export { checkTree, cloneTree, DEFAULT_MAX_NODES, type TreeLimits } from "./tree.js";
 export { toExact, toPlain } from "./values/convert.js";
 export { pyEquals } from "./values/equality.js";

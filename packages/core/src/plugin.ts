@@ -100,15 +100,17 @@ export interface MergerContext {
 
 /**
  * A merger plugin: a plain object, usually made by a factory function (`listMerger()`). Built-in mergers are
- * plugins registered exactly like third-party ones.
+ * plugins registered exactly like third-party ones. `Name` and `Option` carry the spec name and option names to the
+ * type system (`MergerPlugin<"list", "append" | "prepend">`), so a registry of known plugins checks spec strings at
+ * compile time; they default to `string` (anything).
  */
-export interface MergerPlugin {
+export interface MergerPlugin<Name extends string = string, Option extends string = string> {
   /** The spec name (`list` in `list(append)`): lowercase letters, digits and `_`. */
-  readonly name: string;
+  readonly name: Name;
   /** The kinds of *base* value the plugin handles; `create` must return a handler for each. */
   readonly kinds: readonly ValueKind[];
   /** Accepted options, each with a one-line description (shown by the CLI and in errors). */
-  readonly options: Readonly<Record<string, string>>;
+  readonly options: Readonly<Record<Option, string>>;
   /**
    * When set, options not listed in `options` are accepted as free values (for example a key field name in
    * `keyed(name)`); the string describes what such a value means.
@@ -119,14 +121,19 @@ export interface MergerPlugin {
   create(options: MergerOptions, context: MergerContext): MergeHandlers;
 }
 
-/** Identity function that gives a plugin literal its type; handy for third-party authors. */
-export function definePlugin<P extends MergerPlugin>(plugin: P): P {
+/**
+ * Identity function that gives a plugin literal its type, keeping its name and option names as literal types (so a
+ * registry built from it checks spec strings at compile time); handy for third-party authors.
+ */
+export function definePlugin<const P extends MergerPlugin>(plugin: P): P {
   return plugin;
 }
 
 /**
- * Plugin packages add their names here with `declare module "@merge/core" { interface MergerMap { list: true } }`
- * so editors can complete merger names.
+ * Merger names and the option names each accepts, for editors and for spec strings resolved by a registry whose
+ * plugins the type system does not know (`createRegistry()` filled by `register` calls). Plugin packages add theirs:
+ * `declare module "@merge/core" { interface MergerMap { list: "append" | "prepend" } }`; `string` means any option
+ * (free options, as `keyed(name)` takes).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging in plugin packages
 export interface MergerMap {}

@@ -3,6 +3,7 @@ import { MergeError } from "./errors.js";
 import { VALUE_KINDS } from "./kinds.js";
 import type { MergerOptions, MergerPlugin } from "./plugin.js";
 import { formatSpecEntry, normalizeSpec, type SpecEntry, type SpecInput } from "./spec.js";
+import type { CheckedSpec, PluginTable, UnknownMergers } from "./spec-types.js";
 
 export interface ResolveOptions extends EngineOptions {
   /**
@@ -17,27 +18,44 @@ export interface RegisterOptions {
   readonly replace?: boolean;
 }
 
-export interface Registry {
+/**
+ * A set of merger plugins that resolves specs. `Known` is what the type system knows of its plugins (built by
+ * `createRegistry([...])`, `use` and `register` from the plugins' types): literal spec strings given to `resolve` are
+ * checked against it at compile time. `Registry` alone knows nothing and accepts every spec.
+ */
+export interface Registry<Known = UnknownMergers> {
   /** Adds a plugin. A second plugin with the same name is an error unless `replace` is set. */
-  register(plugin: MergerPlugin, options?: RegisterOptions): Registry;
+  register<const P extends MergerPlugin>(
+    plugin: P,
+    options?: RegisterOptions,
+  ): Registry<Known & PluginTable<readonly [P]>>;
   /** Registers several plugins in order. */
-  use(...plugins: MergerPlugin[]): Registry;
+  use<const P extends readonly MergerPlugin[]>(...plugins: P): Registry<Known & PluginTable<P>>;
   has(name: string): boolean;
   get(name: string): MergerPlugin | undefined;
   /** The registered plugins in registration order. */
   plugins(): readonly MergerPlugin[];
-  /** Resolves a spec (string, list form or parsed) to a merger. */
-  resolve(spec: SpecInput, options?: ResolveOptions): Merger;
+  /**
+   * Resolves a spec (string, list form or parsed) to a merger. A literal spec string naming a merger or an option
+   * the registry's known plugins do not have is a compile-time error; a `string` read at run time is checked when
+   * it is resolved (`UNKNOWN_MERGER`, `UNKNOWN_OPTION`).
+   */
+  resolve<const S extends SpecInput>(spec: CheckedSpec<S, Known>, options?: ResolveOptions): Merger;
   /** A copy that can be extended without touching this registry. */
-  clone(): Registry;
+  clone(): Registry<Known>;
   /** Makes the registry read-only; `register` then throws `REGISTRY_FROZEN`. */
-  freeze(): Registry;
+  freeze(): Registry<Known>;
   readonly frozen: boolean;
 }
 
 const PLUGIN_NAME = /^[a-z_][a-z0-9_]*$/;
 
-/** Returns a fresh, empty registry. There is no global one: each caller owns what it registers. */
+/**
+ * Returns a fresh registry holding `plugins`. There is no global one: each caller owns what it registers. The
+ * registry's type knows the plugins' names and options (see `Registry`).
+ */
+export function createRegistry(): Registry;
+export function createRegistry<const P extends readonly MergerPlugin[]>(plugins: P): Registry<PluginTable<P>>;
 export function createRegistry(plugins: readonly MergerPlugin[] = []): Registry {
   const byName = new Map<string, MergerPlugin>();
   let frozen = false;
@@ -68,7 +86,7 @@ export function createRegistry(plugins: readonly MergerPlugin[] = []): Registry 
     has: (name) => byName.has(name),
     get: (name) => byName.get(name),
     plugins: () => [...byName.values()],
-    resolve(input, options = {}) {
+    resolve(input: SpecInput, options: ResolveOptions = {}) {
       const spec = normalizeSpec(input);
       const uses = spec.map((entry) => bindPlugin(entry, lookup(entry), options.lenient === true));
       return createMerger(spec, uses, options);

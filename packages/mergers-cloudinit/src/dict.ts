@@ -1,6 +1,17 @@
 import type { Mapping, MergerOptions, MergerPlugin } from "@merge/core";
 import { copyMapping, deleteItem, getItem, hasItem, isMapping, mappingKeys, setItem } from "@merge/core";
 
+/** The options of `dict(...)`. */
+export type DictOption =
+  | "no_replace"
+  | "replace"
+  | "overwrite"
+  | "allow_delete"
+  | "recurse_list"
+  | "recurse_array"
+  | "recurse_str"
+  | "recurse_dict";
+
 /** How the dict merger treats a key both mappings have. */
 export type DictMethod = "replace" | "no_replace";
 
@@ -20,7 +31,7 @@ export function dictMethodOf(options: MergerOptions): DictMethod {
  * - `replace`: the new value wins per key; nothing is merged recursively.
  * - `allow_delete`: a null for an existing key deletes it.
  */
-export function dictMerger(): MergerPlugin {
+export function dictMerger(): MergerPlugin<"dict", DictOption> {
   return {
     name: "dict",
     kinds: ["dict"],

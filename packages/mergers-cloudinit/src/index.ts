@@ -4,10 +4,10 @@ export {
   type PartDeclaration,
   type PartHeaders,
 } from "./declarations.js";
-export { type DictMethod, dictMerger, dictMethodOf } from "./dict.js";
+export { type DictMethod, type DictOption, dictMerger, dictMethodOf } from "./dict.js";
 export { CLOUD_INIT_ERROR_CODES, type CloudInitErrorCode } from "./errors.js";
 export { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
-export { type ListMethod, listMerger, listMethodOf } from "./list.js";
+export { type ListMethod, type ListOption, listMerger, listMethodOf } from "./list.js";
 export {
   contentTypeOf,
   DEFAULT_MAX_INFLATED_BYTES,
@@ -28,10 +28,11 @@ export {
 } from "./parts.js";
 export {
   CLOUD_CONFIG_DEFAULT_SPEC,
+  type CloudInitMergers,
   cloudInitPlugins,
   createCloudInitRegistry,
   MERGERS_DEFAULT_SPEC,
   STACK_DEFAULT_SPEC,
 } from "./plugins.js";
-export { strMerger } from "./str.js";
+export { type StrOption, strMerger } from "./str.js";
 export { mergeUserData, type UserDataResult } from "./user-data.js";

@@ -1,6 +1,18 @@
 import type { MergerContext, MergerOptions, MergerPlugin } from "@merge/core";
 import { hasItem, isMapping, mappingKeys, mappingSize, numberValue } from "@merge/core";
 
+/** The options of `list(...)`. */
+export type ListOption =
+  | "append"
+  | "extend"
+  | "prepend"
+  | "replace"
+  | "no_replace"
+  | "recurse_dict"
+  | "recurse_list"
+  | "recurse_array"
+  | "recurse_str";
+
 /** How the list merger combines two lists, chosen by fixed precedence (cloud-init's `MERGE_TYPES` order). */
 export type ListMethod = "append" | "prepend" | "replace" | "no_replace";
 
@@ -38,7 +50,7 @@ const METHOD_CODES: Readonly<Record<ListMethod, Method>> = {
  *   The `recurse_*` flags merge a pair through the root merger instead, chosen by the type of the *new* element.
  * - `no_replace`: the old list is kept.
  */
-export function listMerger(): MergerPlugin {
+export function listMerger(): MergerPlugin<"list", ListOption> {
   return {
     name: "list",
     kinds: ["list"],

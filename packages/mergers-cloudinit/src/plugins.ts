@@ -1,15 +1,22 @@
 import type { MergerPlugin, Registry } from "@merge/core";
 import { createRegistry } from "@merge/core";
-import { dictMerger } from "./dict.js";
-import { listMerger } from "./list.js";
-import { strMerger } from "./str.js";
+import { type DictOption, dictMerger } from "./dict.js";
+import { type ListOption, listMerger } from "./list.js";
+import { type StrOption, strMerger } from "./str.js";
 
 declare module "@merge/core" {
   interface MergerMap {
-    list: true;
-    dict: true;
-    str: true;
+    list: ListOption;
+    dict: DictOption;
+    str: StrOption;
   }
+}
+
+/** The mergers of a cloud-init registry and their options, as the type system sees them (typed spec strings). */
+export interface CloudInitMergers {
+  list: ListOption;
+  dict: DictOption;
+  str: StrOption;
 }
 
 /** cloud-init's mergers when a part declares none (`DEF_MERGERS` of its cloud-config handler). */
@@ -27,11 +34,15 @@ export const STACK_DEFAULT_SPEC = "list(extend)+dict(recurse_list,recurse_str)+s
 export const MERGERS_DEFAULT_SPEC = "list()+dict()+str()";
 
 /** Fresh `list`, `dict` and `str` plugins, to register on a registry of your own. */
-export function cloudInitPlugins(): MergerPlugin[] {
+export function cloudInitPlugins(): [
+  MergerPlugin<"list", ListOption>,
+  MergerPlugin<"dict", DictOption>,
+  MergerPlugin<"str", StrOption>,
+] {
   return [listMerger(), dictMerger(), strMerger()];
 }
 
 /** A new registry holding the three cloud-init mergers, registered through the public API like any plugin. */
-export function createCloudInitRegistry(): Registry {
+export function createCloudInitRegistry(): Registry<CloudInitMergers> {
   return createRegistry().use(...cloudInitPlugins());
 }

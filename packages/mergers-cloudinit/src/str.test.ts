@@ -41,14 +41,20 @@ describe("engine rules seen through the cloud-init mergers", () => {
   it("accepts m_list as list", () => {
     expect(merge("m_list(append)", [1], [2])).toEqual([1, 2]);
   });
+  // The literal specs below are compile-time errors too (typed specs); the tests check what a spec read from a
+  // file meets at run time.
   it("reports unknown options in strict mode and ignores them in lenient mode", () => {
+    // @ts-expect-error: "apend" is not an option of list
     expect(() => registry.resolve("list(apend)")).toThrow(
       expect.objectContaining({ code: "UNKNOWN_OPTION" }),
     );
+    // @ts-expect-error: "apend" is not an option of list
     expect(registry.resolve("list(apend)", { lenient: true }).merge([1], [2])).toEqual([2]);
   });
   it("rejects an unknown merger name and a malformed segment", () => {
+    // @ts-expect-error: there is no merger "lists"
     expect(() => registry.resolve("lists()")).toThrow(expect.objectContaining({ code: "UNKNOWN_MERGER" }));
+    // @ts-expect-error: the parenthesis is not closed
     expect(() => registry.resolve("list(append")).toThrow(expect.objectContaining({ code: "SPEC_SYNTAX" }));
   });
 });

@@ -1,12 +1,15 @@
 import type { MergerPlugin } from "@merge/core";
 import { describe } from "./list.js";
 
+/** The options of `str(...)`. */
+export type StrOption = "append" | "recurse_dict" | "recurse_list" | "recurse_array" | "recurse_str";
+
 /**
  * cloud-init's `str` merger (`m_str`). Handles string base values: with `append` the new string is concatenated
  * to the old one (a new value that is not a string is a `MERGE_TYPE` error, cloud-init's TypeError); without it
  * the new value is returned, whatever its type.
  */
-export function strMerger(): MergerPlugin {
+export function strMerger(): MergerPlugin<"str", StrOption> {
   return {
     name: "str",
     kinds: ["string"],

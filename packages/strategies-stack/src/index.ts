@@ -6,5 +6,5 @@ export {
 } from "./accumulator.js";
 export { pyEquals } from "./equality.js";
 export { type StackMergeOptions, stackMerge } from "./merge.js";
-export { stackMerger, strategyFromOptions } from "./plugin.js";
+export { type StackOption, stackMerger, strategyFromOptions } from "./plugin.js";
 export { isStackStrategy, STACK_STRATEGIES, type StackStrategy } from "./strategy.js";

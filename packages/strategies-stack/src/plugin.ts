@@ -27,12 +27,15 @@ import {
 
 declare module "@merge/core" {
   interface MergerMap {
-    stack: true;
+    stack: StackOption;
   }
 }
 
+/** The options of `stack(...)`: the default strategy (`-` may be written for `_`). */
+export type StackOption = "merge_last" | "merge_first" | "remove" | "overwrite";
+
 // Spec options arrive with `-` read as `_` (core's spec parser), so `stack(merge-first)` gives `merge_first`.
-const OPTION_STRATEGIES: Readonly<Record<string, StackStrategy>> = Object.freeze({
+const OPTION_STRATEGIES: Readonly<Record<StackOption, StackStrategy>> = Object.freeze({
   merge_last: "merge-last",
   merge_first: "merge-first",
   remove: "remove",
@@ -41,7 +44,7 @@ const OPTION_STRATEGIES: Readonly<Record<string, StackStrategy>> = Object.freeze
 
 /** The strategy a `stack(...)` spec entry selects as the default (`merge-last` when none is given). */
 export function strategyFromOptions(options: MergerOptions): StackStrategy {
-  const chosen = Object.keys(OPTION_STRATEGIES).filter((option) => options.has(option));
+  const chosen = (Object.keys(OPTION_STRATEGIES) as StackOption[]).filter((option) => options.has(option));
   if (chosen.length > 1) {
     throw new MergeError(
       "SPEC_SYNTAX",
@@ -58,7 +61,7 @@ export function strategyFromOptions(options: MergerOptions): StackStrategy {
  * values of different types are replaced by the new value. Pure: inputs are never changed, untouched subtrees are
  * shared with them. Its in-place handlers let `mergeAll` grow an accumulator it owns, with the same results.
  */
-export function stackMerger(): MergerPlugin {
+export function stackMerger(): MergerPlugin<"stack", StackOption> {
   return {
     name: "stack",
     kinds: ["dict", "list", "string", "number", "boolean", "null", "other"],

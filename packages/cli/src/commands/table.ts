@@ -82,7 +82,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       "merge docs base.yml override.yml",
       "merge docs --spec 'list(append)+dict(replace)' a.yml b.json -o merged.yml",
       "cat extra.yml | merge docs base.yml - --format json",
-      "merge docs --plugin @merge/example-plugin-keyed-list --spec 'keyed(name)+dict()' users.yml more-users.yml",
+      "merge docs --plugin @merge/example-plugin-keyed-list --spec 'keyed(name)+stack()' users-base.yml users-site.yml",
       "merge docs --explain base.yml override.yml",
     ],
     positionals: [1, undefined],
