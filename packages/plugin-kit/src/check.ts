@@ -22,7 +22,7 @@ import {
   type Subject,
   Violation,
 } from "./properties.js";
-import { hostileValues, SAMPLE_STRINGS, sampleValues } from "./samples.js";
+import { hostileValues, SAMPLE_STRINGS, sampleExactValues, sampleValues } from "./samples.js";
 import { handlerProblems, shapeProblems } from "./shape.js";
 import { HOSTILE_KEYS } from "./hostile.js";
 
@@ -222,10 +222,17 @@ export function checkPlugin(plugin: MergerPlugin, options: CheckPluginOptions = 
           )
           .map(([set, free]) => specFor(free === undefined ? set : [free, ...set]));
   const own = ownSamples(options.samples);
-  const values = fc.oneof(
+  // A case merges values of one model: plain objects (the kit's samples, the hostile payloads, the author's own
+  // samples) or the exact one (PyDicts and PyFloats), as a real pipeline never mixes the two.
+  const plainValues = fc.oneof(
     { arbitrary: sampleValues(), weight: 3 },
     { arbitrary: hostileValues(), weight: 1 },
     ...(own === undefined ? [] : [{ arbitrary: own, weight: 3 }]),
+  );
+  const exactValues = sampleExactValues();
+  const pairs = fc.oneof(
+    { arbitrary: fc.tuple(specs, plainValues, plainValues), weight: 3 },
+    { arbitrary: fc.tuple(specs, exactValues, exactValues), weight: 2 },
   );
   const safeStrings = SAMPLE_STRINGS.filter((text) => !HOSTILE_KEYS.includes(text));
   const renameValues = fc.oneof(
@@ -296,12 +303,7 @@ export function checkPlugin(plugin: MergerPlugin, options: CheckPluginOptions = 
 
   const active = (check: CheckName) => CHECKS[check].some((property) => enabled.has(property));
   if (active("merge")) {
-    run(
-      "merge",
-      fc.tuple(specs, values, values),
-      (spec, base, incoming) => checkMerge(subject, spec, base, incoming),
-      examples,
-    );
+    run("merge", pairs, (spec, base, incoming) => checkMerge(subject, spec, base, incoming), examples);
     for (const property of CHECKS.merge)
       if (enabled.has(property) && !checked.includes(property)) checked.push(property);
   }
@@ -318,19 +320,24 @@ export function checkPlugin(plugin: MergerPlugin, options: CheckPluginOptions = 
     );
   }
   if (enabled.has("in-place-equals-pure") && [...fixed].some((set) => subject.hasInPlace(specFor(set)))) {
-    const docs = fc.array(values, { minLength: 1, maxLength: 3 });
-    run("in-place", fc.tuple(specs, fc.option(values, { nil: undefined }), docs), (spec, initial, list) => {
-      if (subject.hasInPlace(spec)) checkInPlace(subject, spec, initial, list);
+    const fold = (values: fc.Arbitrary<unknown>, exact: boolean) =>
+      fc.tuple(
+        specs,
+        fc.option(values, { nil: undefined }),
+        fc.array(values, { minLength: 1, maxLength: 3 }),
+        fc.constant(exact),
+      );
+    const folds = fc.oneof(
+      { arbitrary: fold(plainValues, false), weight: 3 },
+      { arbitrary: fold(exactValues, true), weight: 2 },
+    );
+    run("in-place", folds, (spec, initial, list, exact) => {
+      if (subject.hasInPlace(spec)) checkInPlace(subject, spec, initial, list, exact);
     });
     checked.push("in-place-equals-pure");
   }
   if (enabled.has("trace-paths")) {
-    run(
-      "trace",
-      fc.tuple(specs, values, values),
-      (spec, base, incoming) => checkTrace(subject, spec, base, incoming),
-      examples,
-    );
+    run("trace", pairs, (spec, base, incoming) => checkTrace(subject, spec, base, incoming), examples);
     checked.push("trace-paths");
   }
   return { plugin: name, checked, cases };

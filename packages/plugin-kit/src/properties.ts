@@ -9,6 +9,7 @@ import {
   type MergeError,
   mergeAll,
   type PathKey,
+  PyFloat,
   type Registry,
   type TraceEvent,
   type TraceSink,
@@ -202,7 +203,11 @@ export function renameClashes(spec: string, values: readonly unknown[]): boolean
   for (const root of values) {
     walkValue(root, (value) => {
       if (typeof value === "string" && taken.has(value)) clash = true;
-      else if (isMapping(value) && mappingKeys(value).some((key) => taken.has(key))) clash = true;
+      else if (
+        isMapping(value) &&
+        mappingKeys(value).some((key) => typeof key === "string" && taken.has(key))
+      )
+        clash = true;
     });
   }
   return clash;
@@ -255,6 +260,7 @@ export function checkInPlace(
   spec: string,
   rawInitial: unknown,
   rawDocs: readonly unknown[],
+  exact = false,
 ): void {
   const inputs: [string, string][] = [];
   if (rawInitial !== undefined) inputs.push(["initial", previewValue(rawInitial)]);
@@ -269,6 +275,7 @@ export function checkInPlace(
         registry: subject.registry,
         spec,
         initial,
+        exact,
         trace: { record: (event) => events.push(event) },
         onError: inPlace
           ? undefined
@@ -379,7 +386,7 @@ export function checkTrace(subject: Subject, spec: string, rawBase: unknown, raw
       );
     }
     const path = event.path;
-    if (!Array.isArray(path) || !path.every((key) => typeof key === "string" || typeof key === "number")) {
+    if (!Array.isArray(path) || !path.every(isPathKey)) {
       fail("a trace event's path is not a list of keys and indexes", details);
     }
     if (event.action === "removed") {
@@ -402,5 +409,18 @@ export function checkTrace(subject: Subject, spec: string, rawBase: unknown, raw
         );
       }
     }
+  }
+}
+
+/** A key a path may hold: a string or list index, or any hashable key of a PyDict (int, float, bool, None). */
+function isPathKey(key: unknown): boolean {
+  switch (typeof key) {
+    case "string":
+    case "number":
+    case "bigint":
+    case "boolean":
+      return true;
+    default:
+      return key === null || key instanceof PyFloat || key instanceof Date;
   }
 }

@@ -1,23 +1,27 @@
 // Plugins for the kit's own tests: one that keeps every rule, and variants that each break one.
 import {
-  type Dict,
+  copyMapping,
   definePlugin,
-  hasOwn,
-  isPlainObject,
+  getItem,
+  hasItem,
+  isMapping,
+  type Mapping,
   type MergerContext,
   type MergerPlugin,
-  setKey,
+  mappingKeys,
+  setItem,
 } from "@merge/core";
 
-function mergeDicts(ctx: MergerContext, target: Dict, base: Dict, incoming: unknown): unknown {
-  if (!isPlainObject(incoming)) {
+function mergeDicts(ctx: MergerContext, target: Mapping, base: Mapping, incoming: unknown): unknown {
+  if (!isMapping(incoming)) {
     if (ctx.tracing) ctx.explain("replaced");
     return incoming;
   }
-  for (const key of Object.keys(incoming)) {
-    if (hasOwn(base, key)) setKey(target, key, ctx.merge(base[key], incoming[key], key));
+  for (const key of mappingKeys(incoming)) {
+    const value = getItem(incoming, key);
+    if (hasItem(base, key)) setItem(target, key, ctx.merge(getItem(base, key), value, key));
     else {
-      setKey(target, key, incoming[key]);
+      setItem(target, key, value);
       if (ctx.tracing) ctx.explain("added", key);
     }
   }
@@ -45,7 +49,7 @@ export function lastMerger(): MergerPlugin {
         return target;
       };
       return {
-        dict: (base, incoming) => mergeDicts(ctx, { ...base }, base, incoming),
+        dict: (base, incoming) => mergeDicts(ctx, copyMapping(base), base, incoming),
         list: (base, incoming) => append(base.slice(), base, incoming),
         string: replace,
         number: replace,

@@ -1,18 +1,30 @@
 // The value model the kit checks plugins against, in one place: what a mapping is, and how values are copied, shown,
-// compared, walked and searched. Every property uses these functions and nothing else to look inside a value, so a
-// new kind of mapping (a Map-backed dict, say) is taught to the kit here.
-import { isPlainObject, type PathKey, setKey } from "@merge/core";
+// compared, walked and searched. Every property uses these functions and nothing else to look inside a value. Both
+// representations of @merge/core reach plugins: plain objects and PyDicts (with PyFloat whole floats).
+import {
+  getItem,
+  hasItem,
+  isMapping,
+  isPlainObject,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  type PathKey,
+  PyDict,
+  PyFloat,
+  setKey,
+} from "@merge/core";
 
-/** A mapping as plugins receive it. */
-export type Mapping = Record<string, unknown>;
+export { isMapping, type Mapping, mappingKeys };
 
-export function isMapping(value: unknown): value is Mapping {
-  return isPlainObject(value);
-}
-
-/** A mapping's own keys, in order. */
-export function mappingKeys(mapping: Mapping): string[] {
-  return Object.keys(mapping);
+/** A key as text that tells types apart (`"1"` and `1`, `True`, `None`, `1.0`). */
+function showKey(key: MappingKey): string {
+  if (typeof key === "string") return JSON.stringify(key);
+  if (typeof key === "boolean") return key ? "True" : "False";
+  if (key === null) return "None";
+  if (key instanceof PyFloat) return `PyFloat(${key.value})`;
+  if (typeof key === "bigint") return `${key}n`;
+  return String(key);
 }
 
 /**
@@ -21,11 +33,19 @@ export function mappingKeys(mapping: Mapping): string[] {
  */
 export function copyValue(value: unknown, rename?: ReadonlyMap<string, string>): unknown {
   if (Array.isArray(value)) return value.map((item) => copyValue(item, rename));
-  if (isMapping(value)) {
-    const out: Mapping = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
-    for (const key of mappingKeys(value)) setKey(out, rename?.get(key) ?? key, copyValue(value[key], rename));
+  if (value instanceof PyDict) {
+    const out = new PyDict();
+    for (const [key, item] of value) {
+      out.set(typeof key === "string" ? (rename?.get(key) ?? key) : key, copyValue(item, rename));
+    }
     return out;
   }
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+    for (const key of Object.keys(value)) setKey(out, rename?.get(key) ?? key, copyValue(value[key], rename));
+    return out;
+  }
+  if (value instanceof PyFloat) return new PyFloat(value.value);
   if (typeof value === "string") return rename?.get(value) ?? value;
   if (value instanceof Date) return new Date(value.getTime());
   if (value instanceof Uint8Array) return value.slice();
@@ -71,6 +91,7 @@ export function showValue(value: unknown, how: ShowOptions = {}): string {
         break;
     }
     if (v === null) return "null";
+    if (v instanceof PyFloat) return `PyFloat(${Object.is(v.value, -0) ? "-0" : v.value})`;
     const object = v as object;
     if (open.has(object)) return "[Circular]";
     if (v instanceof Date) return `Date(${Number.isNaN(v.getTime()) ? "invalid" : v.toISOString()})`;
@@ -81,11 +102,17 @@ export function showValue(value: unknown, how: ShowOptions = {}): string {
       const items: string[] = [];
       for (let i = 0; i < v.length; i++) items.push(i in v ? show(v[i]) : "<hole>");
       text = `[${items.join(", ")}]`;
+    } else if (v instanceof PyDict) {
+      const entries = [...v].map(([key, item]) => [showKey(key), show(item)] as const);
+      if (sortKeys) entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      text = `PyDict{${entries.map(([key, item]) => `${key}: ${item}`).join(", ")}}`;
     } else {
       const proto = Object.getPrototypeOf(object);
       const keys = Object.keys(object);
       if (sortKeys) keys.sort();
-      const body = keys.map((key) => `${JSON.stringify(key)}: ${show((object as Mapping)[key])}`).join(", ");
+      const body = keys
+        .map((key) => `${JSON.stringify(key)}: ${show((object as Record<string, unknown>)[key])}`)
+        .join(", ");
       const prefix =
         proto === Object.prototype
           ? ""
@@ -122,7 +149,7 @@ export function walkValue(
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) walkValue(value[i], visit, [...path, i], open);
   } else {
-    for (const key of mappingKeys(value)) walkValue(value[key], visit, [...path, key], open);
+    for (const key of mappingKeys(value)) walkValue(getItem(value, key), visit, [...path, key], open);
   }
   open.delete(value);
 }
@@ -134,8 +161,12 @@ export function valueAt(root: unknown, path: readonly PathKey[]): { found: boole
     if (Array.isArray(node) && typeof step === "number" && Number.isInteger(step)) {
       if (step < 0 || step >= node.length) return { found: false };
       node = node[step];
-    } else if (isMapping(node) && typeof step === "string" && Object.hasOwn(node, step)) {
-      node = node[step];
+    } else if (
+      isMapping(node) &&
+      (typeof step === "string" || node instanceof PyDict) &&
+      hasItem(node, step)
+    ) {
+      node = getItem(node, step);
     } else {
       return { found: false };
     }
@@ -160,8 +191,12 @@ export function suppliedBy(values: readonly unknown[]): Supplied {
     walkValue(root, (value) => {
       if (Array.isArray(value)) return;
       if (isMapping(value)) {
-        for (const key of mappingKeys(value)) addString(key);
+        for (const key of mappingKeys(value)) {
+          if (typeof key === "string") addString(key);
+          else supplied.atoms.add(atomOf(key));
+        }
       } else if (typeof value === "string") addString(value);
+      else if (value instanceof PyFloat) supplied.atoms.add(atomOf(value));
       else if (typeof value === "object" && value !== null) supplied.objects.add(value);
       else supplied.atoms.add(value);
     });
@@ -174,6 +209,7 @@ export function suppliedBy(values: readonly unknown[]): Supplied {
  * made only of characters the inputs hold also counts (concatenation, Python-style iteration of a string).
  */
 export function isSupplied(value: unknown, supplied: Supplied, derivedStrings: boolean): boolean {
+  if (value instanceof PyFloat) return supplied.atoms.has(atomOf(value));
   if (typeof value === "object" && value !== null) return supplied.objects.has(value);
   if (supplied.atoms.has(value)) return true;
   if (derivedStrings && typeof value === "string") {
@@ -188,4 +224,9 @@ export function subtreeTexts(root: unknown): Set<string> {
   const out = new Set<string>();
   walkValue(root, (value) => out.add(showValue(value)));
   return out;
+}
+
+/** Whole floats are values, not identities: a plugin may hand on the same float in a new box. */
+function atomOf(value: unknown): unknown {
+  return value instanceof PyFloat ? `PyFloat(${value.value})` : value;
 }
