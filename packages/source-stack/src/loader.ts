@@ -153,7 +153,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
       // `__stack__.cfg_path` is the path as written in Salt; the renderer resolves it against the process's working
       // directory, so a relative path is handed over as written only when that is the loader's directory too.
       const cfgAbs = files.absolute(cfg);
-      const cfgPath = resolve(cfg) === cfgAbs ? cfg : cfgAbs;
+      const cfgPath = resolve(cfg) === resolve(cfgAbs) ? cfg : cfgAbs;
       const [baseDir] = splitPath(cfg);
       const cfgVars = {
         stack: fold.value,
@@ -210,17 +210,21 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     return result;
   }
 
-  // Salt refuses a template outside the config's directory (Jinja's loader rejects `..`); a symlink leading out is
-  // refused here too, which Salt does not do.
+  // A file outside the config's directory is refused (Salt reads it). Where a path leads is decided as the operating
+  // system decides it: through symlinks, and with `..` applied after the directory before it was entered.
   function checkInside(path: string, baseDir: string, cfg: string): void {
     const key = `${baseDir}\0${path}`;
     if (checked.has(key)) return;
     const base = files.absolute(baseDir === "" ? "." : baseDir);
-    const rel = relative(base, files.absolute(path));
-    if (rel === ".." || rel.startsWith("../") || rel.startsWith("/")) {
+    const realBase = files.real(base) ?? resolve(base);
+    const target = files.real(path) ?? danglingTarget(path);
+    if (isOutside(relative(realBase, target))) {
+      const asWritten = isOutside(relative(resolve(base), resolve(files.absolute(path))));
       throw stackError(
         "STACK_PATH",
-        `refusing "${path}": it is outside the stack directory "${baseDir === "" ? "." : baseDir}"`,
+        asWritten
+          ? `refusing "${path}": it is outside the stack directory "${baseDir === "" ? "." : baseDir}"`
+          : `refusing "${path}": it leads to "${target}", outside the stack directory`,
         { file: cfg },
         undefined,
         { path },
@@ -240,21 +244,14 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         },
       );
     }
-    const realBase = files.real(base);
-    const real = files.real(path);
-    if (realBase !== undefined && real !== undefined) {
-      const realRel = relative(realBase, real);
-      if (realRel === ".." || realRel.startsWith("../") || realRel.startsWith("/")) {
-        throw stackError(
-          "STACK_PATH",
-          `refusing "${path}": it is a symlink to "${real}", outside the stack directory`,
-          { file: cfg },
-          undefined,
-          { path },
-        );
-      }
-    }
     if (cacheOn) checked.add(key);
+  }
+
+  // A dangling symlink has no real path; where it sits is its directory's real path joined with its name.
+  function danglingTarget(path: string): string {
+    const abs = files.absolute(path);
+    const [dir, name] = splitPath(abs);
+    return joinPath(files.real(dir) ?? resolve(dir), name);
   }
 
   return {
@@ -315,6 +312,10 @@ function mayBeList(text: string): boolean {
     }
   }
   return false;
+}
+
+function isOutside(rel: string): boolean {
+  return rel === ".." || rel.startsWith("../") || rel.startsWith("/");
 }
 
 // Gives a merge error (an unknown strategy) the file, line and column of the directive that caused it.
