@@ -17,8 +17,8 @@ import { joinPath, pyGlob, splitPath } from "./glob.js";
 import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
-import { markString, markTree, unmarkPattern } from "./taint.js";
-import { createRenderer, jinjaSource } from "@merge/jinja";
+import { itemPattern, markHostValues, showItem } from "./taint.js";
+import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
 // biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything
@@ -38,8 +38,10 @@ export interface StackLoaderOptions {
   /** The registry `spec` is resolved in. Default: one holding only the `stack` merger. */
   readonly registry?: Registry;
   /**
-   * Let glob characters (`*?[`) in grains and in the minion id act as wildcards when a config template interpolates
-   * them, as Salt does. Default false: they match only themselves, so a minion cannot widen its own file list.
+   * Read grains and the minion id in config templates as Salt does: their glob characters are wildcards, their line
+   * breaks end config lines, YAML reads their quotes and escapes, and their `/` and `..` are path structure. Unsafe:
+   * a minion can then select other hosts' files. Default false: they are opaque text (see docs/security.md), which
+   * matches only itself, stays on its line and inside its path segment.
    */
   readonly saltGlobs?: boolean;
   /** Reuse file texts, directory listings and parsed YAML across hosts (default true). */
@@ -103,10 +105,16 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
   // text with Jinja's newline rules applied, so it is neither compiled nor run (most stack files are plain YAML).
   // A stray `#}` still goes to the renderer, which rejects it (Jinja itself would print it as text).
   const plainShortcut = options.renderer === undefined;
-  const renderText = (source: string, file: string, vars: Record<string, unknown>, cfgPath: string) =>
+  const renderText = (
+    source: string,
+    file: string,
+    vars: Record<string, unknown>,
+    cfgPath: string,
+    opaqueText = false,
+  ) =>
     plainShortcut && !source.includes("{") && !source.includes("#}")
       ? jinjaSource(source)
-      : renderer.render(source, file, vars, cfgPath);
+      : renderer.render(source, file, vars, cfgPath, opaqueText ? { opaqueText } : undefined);
 
   const renderer =
     options.renderer ??
@@ -139,8 +147,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     const fold = newFold();
     const merged: string[] = [];
     const configs = configPaths(options.config, { pillar, grains, opts });
-    const cfgGrains = options.saltGlobs === true ? grains : markTree(grains);
-    const cfgMinion = options.saltGlobs === true ? host.minionId : markString(host.minionId);
+    const opaque = options.saltGlobs !== true;
+    const cfgHost = opaque
+      ? markHostValues(host.minionId, grains, opts)
+      : { minionId: host.minionId, grains, opts };
     for (const cfg of configs) {
       if (!files.isFile(cfg)) {
         warn({
@@ -158,23 +168,33 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
       const cfgVars = {
         stack: fold.value,
         pillar,
-        minion_id: cfgMinion,
-        __opts__: opts,
-        __grains__: cfgGrains,
+        minion_id: cfgHost.minionId,
+        __opts__: cfgHost.opts,
+        __grains__: cfgHost.grains,
       };
-      const listing = renderText(files.read(cfg), cfg, cfgVars, cfgPath);
+      const listing = renderText(files.read(cfg), cfg, cfgVars, cfgPath, opaque);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
         if (cacheOn) listings.set(cfg, items);
       }
       for (const item of items.items) {
-        if (isBlank(item)) continue;
-        const matches = pyGlob(joinPath(baseDir, unmarkPattern(item)), files);
-        if (matches.length === 0) {
+        if (isBlank(opaque ? plainOpaque(item) : item)) continue;
+        const read = opaque ? itemPattern(item) : { pattern: item };
+        if ("refused" in read) {
           warn({
             code: "STACK_NO_MATCH",
-            message: `Ignoring pillar stack template "${item}": can't find from root dir "${baseDir}"`,
+            message: `Ignoring pillar stack template "${showItem(item)}": ${read.refused}`,
+            file: cfg,
+          });
+          continue;
+        }
+        const matches = pyGlob(joinPath(baseDir, read.pattern), files);
+        if (matches.length === 0) {
+          const shown = read.pattern === item ? item : showItem(item);
+          warn({
+            code: "STACK_NO_MATCH",
+            message: `Ignoring pillar stack template "${shown}": can't find from root dir "${baseDir}"`,
             file: cfg,
           });
           continue;
