@@ -4,7 +4,7 @@
 // runs exactly as registered.
 import { setKey } from "@merge/core";
 import { OPAQUE_STR_METHODS } from "./methods.js";
-import { hasMarks, markText, markOpaque, opaqueActive, plainOpaque } from "./opaque.js";
+import { hasMarks, markOpaque, markText, opaqueActive, plainOpaque, seen } from "./opaque.js";
 import { isDict, isSafeString, markSafe, pyStr } from "./pyvalues.js";
 
 type Fn = (this: never, value: unknown, ...args: unknown[]) => unknown;
@@ -50,6 +50,30 @@ const REMARK = new Set(["truncate", "striptags", "urlencode", "escape", "e", "fo
 const METHOD: Readonly<Record<string, string>> = { trim: "strip", replace: "replace" };
 /** Decoders: the plain text is decoded, and every string of the result is marked (it came from marked text). */
 const DECODE = new Set(["load_yaml", "load_json"]);
+
+/**
+ * Jinja's `title` filter (not Python's `str.title()`): the text is split before runs of `-`, white space and
+ * `({[<`, and each piece gets its first character upper-cased and the rest lower-cased. The runs are found in the
+ * plain text, so a minion's marked space or bracket separates words as the character itself would.
+ */
+export function titleFilter(s: string): string {
+  const plain = seen(s);
+  let out = "";
+  let from = 0;
+  const piece = (to: number) => {
+    const item = s.slice(from, to);
+    const first = String.fromCodePoint(item.codePointAt(0) ?? 0);
+    if (item !== "") out += first.toUpperCase() + item.slice(first.length).toLowerCase();
+    from = to;
+  };
+  for (const m of plain.matchAll(/[-\s({[<]+/gu)) {
+    piece(m.index);
+    out += s.slice(m.index, m.index + m[0].length);
+    from = m.index + m[0].length;
+  }
+  piece(s.length);
+  return out;
+}
 
 /** `filter` as an opaque render runs it. */
 export function opaqueFilter<F extends Fn>(name: string, filter: F): F {

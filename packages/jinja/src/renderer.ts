@@ -9,7 +9,7 @@ import { jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
 import { baseGlobals } from "./globals.js";
 import type { NjAny } from "./nunjucks-internals.js";
 import { opaqueFilter, opaqueTest } from "./opaque-filters.js";
-import { withOpaqueText } from "./opaque.js";
+import { plainOpaque, withOpaqueText } from "./opaque.js";
 import { saltBuiltins, traverse } from "./salt.js";
 
 /** A warning from a template (`__salt__['log.warning'](...)` and friends). */
@@ -167,7 +167,13 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       const template = entry.template;
       return withOpaqueText(renderOptions?.opaqueText === true, () => template.render(ctx) as string);
     } catch (e) {
-      throw toMergeError(e, file);
+      const error = toMergeError(e, file);
+      // An error raised on marked text names it as the characters it stands for.
+      if (renderOptions?.opaqueText !== true || plainOpaque(error.message) === error.message) throw error;
+      throw new MergeError(error.code, plainOpaque(error.message), {
+        source: error.source,
+        cause: error.cause,
+      });
     } finally {
       env.pyState = previous.state;
       env.globals = previous.globals;

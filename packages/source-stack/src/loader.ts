@@ -6,6 +6,7 @@ import {
   type Dict,
   isMergeError,
   isPlainObject,
+  MergeError,
   type Registry,
   type SpecInput,
 } from "@merge/core";
@@ -17,6 +18,8 @@ import { joinPath, pyGlob, splitPath } from "./glob.js";
 import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
+import { findCycle } from "./cycle.js";
+import { withoutRenderedText } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
 import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
 
@@ -210,8 +213,14 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
             __grains__: grains,
             ymlpath: path,
           };
-          const text = renderText(files.read(path), path, vars, cfgPath);
-          const doc = parse(text, path);
+          const source = files.read(path);
+          const text = renderText(source, path, vars, cfgPath);
+          let doc: unknown;
+          try {
+            doc = parse(text, path);
+          } catch (error) {
+            throw withoutRenderedText(error, source, text);
+          }
           if (!isPlainObject(doc)) {
             warn({
               code: "STACK_NOT_MAPPING",
@@ -224,6 +233,16 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
           merged.push(path);
         }
       }
+    }
+    // A template can put the stack inside itself (`stack.update({'self': stack})`): no pillar can hold that, and
+    // whoever prints or copies the result would recurse without end.
+    const cycle = findCycle(fold.value);
+    if (cycle !== undefined) {
+      throw new MergeError(
+        "STACK_CYCLE",
+        "a template made the merged stack contain itself (as stack.update({'self': stack}) does); a pillar cannot hold that",
+        { path: cycle, source: { file: configs[configs.length - 1] } },
+      );
     }
     const result = { data: fold.value, files: merged, warnings };
     warnings = [];
