@@ -50,7 +50,8 @@ const EXTRA: string = [
   .join("");
 
 const HAS_MARK = /[\ue000-\ue1ff]/;
-const ALL_INERT = /^[A-Za-z0-9_-]*$/;
+// Host names, addresses, versions: inert runs joined by single dots, which stay unmarked.
+const ALL_INERT = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)?$/;
 
 /** Whether code unit `c` of `s` (at `i`) is inert, `.` aside (its inertness depends on its neighbours). */
 function inertUnit(s: string, i: number, c: number): boolean {
