@@ -3,11 +3,12 @@
 // parsed through @merge/yaml with a cache of parsed texts.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { isMergeError, setKey } from "@merge/core";
+import { setKey } from "@merge/core";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { isDict, pyStr } from "./pyvalues.js";
+import { decodeErrorMessage, hasJinja } from "./redact.js";
 import { pyRuntime } from "./runtime.js";
 import { loadSaltYaml, saltYamlFilter } from "./yaml-bridge.js";
 
@@ -203,36 +204,35 @@ export class PyEnvironment extends NjEnvironment {
         state.session.set(template.path, text);
       }
     }
-    return this.pyParse(kind, text, template.path);
+    return this.pyParse(kind, text, template.path, !hasJinja(template.tmplStr));
   }
 
-  pyParse(kind: string, text: string, file?: string): unknown {
+  pyParse(kind: string, text: string, file?: string, literal = false): unknown {
     if (kind === "text") return text;
     // Parsing is the costly part of an import; the same text parses to the same data, so keep the result and
     // hand out copies (a template may change what it imported).
     const key = `${kind}\0${text}`;
     const hit = this.pyParsed.get(key);
     if (hit !== undefined) return copyData(hit.value);
-    const value = this.pyParseUncached(kind, text, file);
+    const value = this.pyParseUncached(kind, text, file, literal);
     if (this.pyParsed.size >= PARSE_CACHE_SIZE) this.pyParsed.clear();
     this.pyParsed.set(key, { value });
     return copyData(value);
   }
 
-  pyParseUncached(kind: string, text: string, file?: string): unknown {
+  pyParseUncached(kind: string, text: string, file?: string, literal = false): unknown {
     const where = file ?? (this.pyState as RenderState).file;
     if (kind === "json") {
       try {
         return JSON.parse(text.replace(/\bNaN\b|-?\bInfinity\b/g, "null"));
       } catch (e) {
-        throw new TemplateProblem(`Unable to load json from ${where}: ${(e as Error).message}`, { cause: e });
+        throw new TemplateProblem(decodeErrorMessage(kind, where, e, literal));
       }
     }
     try {
       return loadSaltYaml(text, where);
     } catch (e) {
-      const msg = isMergeError(e) ? e.message : String((e as Error)?.message ?? e);
-      throw new TemplateProblem(`Encountered error loading yaml from ${where}: ${msg}`, { cause: e });
+      throw new TemplateProblem(decodeErrorMessage(kind, where, e, literal));
     }
   }
 

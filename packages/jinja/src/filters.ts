@@ -5,6 +5,7 @@ import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
+import { titleFilter } from "./opaque-filters.js";
 import { pyPercent } from "./pyformat.js";
 import { pyAdd, pyCompare, pyIn } from "./operators.js";
 import { pyGetattr, pyIter } from "./runtime.js";
@@ -417,7 +418,7 @@ export function jinjaFilters(): Record<string, Filter> {
       for (const x of pyIter(v, "value")) total = pyAdd(total, get(x));
       return total;
     },
-    title: (v) => STR_METHODS.title?.(text(v) as never, []),
+    title: (v) => titleFilter(text(v)),
     tojson: (v, ...args) => {
       const [ind] = bindArgs(args, ["indent"], "tojson");
       const json = pyJsonDumps(v, { sortKeys: true, indent: ind as number | undefined, asciiOnly: true });
@@ -428,7 +429,8 @@ export function jinjaFilters(): Record<string, Filter> {
     trim: (v, chars) => STR_METHODS.strip?.(text(v) as never, chars === undefined ? [] : [chars]),
     unique,
     upper: (v) => text(v).toUpperCase(),
-    wordcount: (v) => (text(v).match(/\w+/gu) ?? []).length,
+    // Python's \w: letters, digits and numerals of any script, and `_`.
+    wordcount: (v) => (text(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
     truncate: (v, ...args) => {
       const [len = 255, killwords = false, end = "...", leeway = 5] = bindArgs(
         args,

@@ -15,7 +15,9 @@ export {
   createRenderer,
   type Renderer,
   type RendererOptions,
+  type RenderOptions,
   type TemplateWarning,
 } from "./renderer.js";
+export { markOpaque, opaqueChar, plainOpaque } from "./opaque.js";
 export { saltBuiltins, traverse } from "./salt.js";
 export { type JsonOptions, pyJsonDumps, pyPformat } from "./serialize-python.js";

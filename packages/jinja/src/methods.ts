@@ -3,6 +3,8 @@
 import { hasOwn, setKey } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
+import { opaqueActive, ownKey } from "./opaque.js";
+import { opaqueStrMethods } from "./opaque-methods.js";
 import { pyFormatMethod } from "./pyformat.js";
 import { DictView, isDict, isSafeString, PyTuple, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
@@ -23,13 +25,14 @@ function update(self: Dict, args: readonly unknown[]): null {
   const { pos, kw } = splitArgs(args);
   for (const src of pos) {
     if (isDict(src)) {
-      for (const k in src) if (hasOwn(src, k)) setKey(self, k, src[k]);
+      for (const k in src) if (hasOwn(src, k)) setKey(self, ownKey(self, k) ?? k, src[k]);
     } else if (Array.isArray(src)) {
       for (const pair of src) {
         if (!Array.isArray(pair) || pair.length !== 2) {
           throw new TemplateProblem("ValueError: dictionary update sequence element has wrong length");
         }
-        setKey(self, keyOf(pair[0]), pair[1]);
+        const k = keyOf(pair[0]);
+        setKey(self, ownKey(self, k) ?? k, pair[1]);
       }
     } else if (src !== undefined && src !== null) {
       throw new TemplateProblem(`TypeError: '${pyTypeName(src)}' object is not iterable`);
@@ -42,8 +45,8 @@ function update(self: Dict, args: readonly unknown[]): null {
 export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
   get: (self: Dict, args: readonly unknown[]) => {
     const [key, def] = bindArgs(args, ["key", "default"], "get");
-    const k = keyOf(key);
-    return hasOwn(self, k) ? self[k] : def === undefined ? null : def;
+    const k = ownKey(self, keyOf(key));
+    return k !== undefined ? self[k] : def === undefined ? null : def;
   },
   keys: (self: Dict) => {
     const v = view("dict_keys");
@@ -62,8 +65,8 @@ export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(
   },
   update,
   pop: (self: Dict, args: readonly unknown[]) => {
-    const k = keyOf(args[0]);
-    if (hasOwn(self, k)) {
+    const k = ownKey(self, keyOf(args[0]));
+    if (k !== undefined) {
       const v = self[k];
       delete self[k];
       return v;
@@ -81,7 +84,8 @@ export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(
   },
   setdefault: (self: Dict, args: readonly unknown[]) => {
     const k = keyOf(args[0]);
-    if (hasOwn(self, k)) return self[k];
+    const own = ownKey(self, k);
+    if (own !== undefined) return self[own];
     const v = args.length > 1 ? args[1] : null;
     setKey(self, k, v);
     return v;
@@ -149,6 +153,8 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
     return null;
   },
 });
+
+const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
 
 /** Python's whitespace for str.split()/strip() without arguments. */
 const PY_SPACE =
@@ -249,8 +255,17 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
   endswith: (self: string, args: readonly unknown[]) => affix(textOf(self), args[0], (s, p) => s.endsWith(p)),
   lower: (self: string) => textOf(self).toLowerCase(),
   upper: (self: string) => textOf(self).toUpperCase(),
-  title: (self: string) =>
-    textOf(self).replace(/[A-Za-z\u00c0-\uffff]+/g, (w) => w[0]?.toUpperCase() + w.slice(1).toLowerCase()),
+  title: (self: string) => {
+    // Python: a cased character after an uncased one is upper-cased (title-cased), the others lower-cased.
+    let out = "";
+    let previousCased = false;
+    for (const ch of textOf(self)) {
+      const cased = CASED.test(ch);
+      out += cased ? (previousCased ? ch.toLowerCase() : ch.toUpperCase()) : ch;
+      previousCased = cased;
+    }
+    return out;
+  },
   capitalize: (self: string) => {
     const s = textOf(self);
     return s.length === 0 ? s : (s[0] as string).toUpperCase() + s.slice(1).toLowerCase();
@@ -336,9 +351,13 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
   decode: (self: string) => textOf(self),
 });
 
+/** The string methods as an opaque render runs them (see opaque-methods.ts). */
+export const OPAQUE_STR_METHODS: Record<string, Method> = opaqueStrMethods(STR_METHODS);
+
 /** The Python method `name` of `self`, or undefined when its type has no such method. */
 export function methodTable(self: unknown): Record<string, Method> | undefined {
-  if (typeof self === "string" || isSafeString(self)) return STR_METHODS;
+  if (typeof self === "string" || isSafeString(self))
+    return opaqueActive() ? OPAQUE_STR_METHODS : STR_METHODS;
   if (Array.isArray(self)) return LIST_METHODS;
   if (isDict(self)) return DICT_METHODS;
   return undefined;

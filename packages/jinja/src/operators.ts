@@ -2,6 +2,7 @@
 // Markup rules for `+`), lists and tuples, and Python's error messages for the rest.
 import { hasOwn } from "@merge/core";
 import { TemplateProblem, typeError } from "./errors.js";
+import { ownKey, seen } from "./opaque.js";
 import { pyPercent } from "./pyformat.js";
 import { isDict, isSafeString, markSafe, PyTuple, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 
@@ -119,14 +120,14 @@ export function pyIn(item: unknown, container: unknown): boolean {
     const t = textOf(item);
     if (t === undefined)
       throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
-    return s.includes(t);
+    return seen(s).includes(seen(t));
   }
   if (Array.isArray(container)) {
     for (const x of container) if (pyEq(x, item)) return true;
     return false;
   }
   if (isDict(container)) {
-    if (typeof item === "string") return hasOwn(container, item);
+    if (typeof item === "string") return ownKey(container, item) !== undefined;
     if (item === null || item === undefined || typeof item === "object") return false;
     return hasOwn(container, pyStr(item));
   }
@@ -139,7 +140,10 @@ function orderCompare(a: unknown, b: unknown, op: string): number {
   if (isNum(a) && isNum(b)) return Number(a) - Number(b);
   const sa = textOf(a);
   const sb = textOf(b);
-  if (sa !== undefined && sb !== undefined) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  if (sa !== undefined && sb !== undefined) {
+    const [x, y] = [seen(sa), seen(sb)];
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       if (!pyEq(a[i], b[i])) return orderCompare(a[i], b[i], op);

@@ -3,6 +3,7 @@ import { hasOwn } from "@merge/core";
 import { expPy, fixedPy } from "./decimal.js";
 import { TemplateProblem } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
+import { cutPiece, hasMarks, markText, opaqueActive, plainOpaque } from "./opaque.js";
 import { floatRepr, isDict, isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
 function toNumber(v: unknown, conv: string): number {
@@ -71,6 +72,8 @@ function formatNumberBody(n: number, conv: string, prec: number | undefined, alt
 
 /** Python `fmt % values`. */
 export function pyPercent(fmt: string, values: unknown): string {
+  // A format string holding marked text is read as its plain text, and all of the result counts as marked.
+  if (opaqueActive() && hasMarks(fmt)) return markText(pyPercent(plainOpaque(fmt), values));
   const mapping = isDict(values) ? values : undefined;
   const list: unknown[] = values instanceof PyTuple ? values : [values];
   let next = 0;
@@ -106,7 +109,7 @@ export function pyPercent(fmt: string, values: unknown): string {
         break;
       case "s":
         body = pyStr(value);
-        if (prec !== undefined) body = body.slice(0, prec);
+        if (prec !== undefined) body = cutPiece(body.slice(0, prec));
         break;
       case "r":
       case "a":
@@ -180,7 +183,7 @@ function applySpec(value: unknown, spec: string): string {
     }
   } else {
     body = pyStr(value);
-    if (prec !== undefined) body = body.slice(0, prec);
+    if (prec !== undefined) body = cutPiece(body.slice(0, prec));
   }
   const fill = fillArg ?? (zero !== undefined && isNum ? "0" : " ");
   const align = alignArg ?? (zero !== undefined && isNum ? "=" : isNum ? ">" : "<");
@@ -203,6 +206,7 @@ function applySpec(value: unknown, spec: string): string {
 
 /** Python `str.format(*args, **kwargs)`. */
 export function pyFormatMethod(fmt: string, args: readonly unknown[]): string {
+  if (opaqueActive() && hasMarks(fmt)) return markText(pyFormatMethod(plainOpaque(fmt), args));
   const { pos, kw } = splitArgs(args);
   let auto = 0;
   let out = "";

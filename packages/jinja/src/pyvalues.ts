@@ -2,6 +2,7 @@
 // Python-only shapes (tuples, dict views) that Jinja templates can produce.
 import { hasOwn, isPlainObject } from "@merge/core";
 import nunjucks from "nunjucks";
+import { opaqueChar, markText, opaqueActive, opaqueStrEq, ownKey, plainOpaque } from "./opaque.js";
 
 const SafeString = nunjucks.runtime.SafeString as unknown as new (value: string) => { val: string };
 
@@ -152,23 +153,33 @@ const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
 /** Python repr() of a str: single quotes unless only double quotes avoid escaping. */
 export function strRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  // With opaque text on, a mark is shown as the repr of the character it stands for, itself marked.
+  const opaque = opaqueActive() && s !== plainOpaque(s);
+  const plain = opaque ? plainOpaque(s) : s;
+  const quote = plain.includes("'") && !plain.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {
-    const cp = ch.codePointAt(0) as number;
-    if (ch === quote || ch === "\\") out += `\\${ch}`;
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-    else if (cp < 0x7f || ch === " ") out += ch;
-    else if (NON_PRINTABLE.test(ch)) {
-      if (cp <= 0xff) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-      else if (cp <= 0xffff) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-      else out += `\\U${cp.toString(16).padStart(8, "0")}`;
-    } else out += ch;
+    const stands = opaque ? opaqueChar(ch.charCodeAt(0)) : undefined;
+    if (stands === undefined) out += reprChar(ch, quote);
+    else out += stands === null ? ch : markText(reprChar(stands, quote));
   }
   return out + quote;
+}
+
+function reprChar(ch: string, quote: string): string {
+  const cp = ch.codePointAt(0) as number;
+  if (ch === quote || ch === "\\") return `\\${ch}`;
+  if (ch === "\n") return "\\n";
+  if (ch === "\r") return "\\r";
+  if (ch === "\t") return "\\t";
+  if (cp < 0x20 || cp === 0x7f) return `\\x${cp.toString(16).padStart(2, "0")}`;
+  if (cp < 0x7f || ch === " ") return ch;
+  if (NON_PRINTABLE.test(ch)) {
+    if (cp <= 0xff) return `\\x${cp.toString(16).padStart(2, "0")}`;
+    if (cp <= 0xffff) return `\\u${cp.toString(16).padStart(4, "0")}`;
+    return `\\U${cp.toString(16).padStart(8, "0")}`;
+  }
+  return ch;
 }
 
 /** Python repr(): how values look inside printed lists and dicts. */
@@ -233,6 +244,7 @@ export function pyEq(a: unknown, b: unknown): boolean {
   const tb = typeof b;
   if ((ta === "number" || ta === "boolean") && (tb === "number" || tb === "boolean"))
     return Number(a) === Number(b);
+  if (ta === "string" && tb === "string") return opaqueStrEq(a as string, b as string);
   if (a instanceof SafeString) return pyEq((a as { val: string }).val, b);
   if (b instanceof SafeString) return pyEq(a, (b as { val: string }).val);
   if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
@@ -247,7 +259,8 @@ export function pyEq(a: unknown, b: unknown): boolean {
     for (const k in a) {
       if (!hasOwn(a, k)) continue;
       n++;
-      if (!hasOwn(b, k) || !pyEq(a[k], b[k])) return false;
+      const kb = ownKey(b, k);
+      if (kb === undefined || !pyEq(a[k], b[kb])) return false;
     }
     for (const k in b) if (hasOwn(b, k)) n--;
     return n === 0;

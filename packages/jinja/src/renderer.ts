@@ -8,6 +8,8 @@ import { TemplateProblem } from "./errors.js";
 import { jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
 import { baseGlobals } from "./globals.js";
 import type { NjAny } from "./nunjucks-internals.js";
+import { opaqueFilter, opaqueTest } from "./opaque-filters.js";
+import { plainOpaque, withOpaqueText } from "./opaque.js";
 import { saltBuiltins, traverse } from "./salt.js";
 
 /** A warning from a template (`__salt__['log.warning'](...)` and friends). */
@@ -29,13 +31,29 @@ export interface RendererOptions {
   readonly strictSalt?: boolean;
 }
 
+/** Options of one render. */
+export interface RenderOptions {
+  /**
+   * Read opaque text (values marked with `markOpaque`) as the characters it stands for: comparisons, lookups,
+   * conversions and string methods see the plain text, and the pieces string operations return keep their marks.
+   * Default false: marks are ordinary private-use characters. See docs/templates.md, "Opaque text".
+   */
+  readonly opaqueText?: boolean;
+}
+
 export interface Renderer {
   /**
    * Renders template text `source` read from `file` with `vars` (`stack`, `pillar`, `minion_id`, `__opts__`,
    * `__grains__`, ...). `cfgPath` is the config file whose directory template names are relative to.
    * Throws a `MergeError` (`TEMPLATE_SYNTAX`, `TEMPLATE_RENDER`) with the file, line and column.
    */
-  render(source: string, file: string, vars: Record<string, unknown>, cfgPath: string): string;
+  render(
+    source: string,
+    file: string,
+    vars: Record<string, unknown>,
+    cfgPath: string,
+    options?: RenderOptions,
+  ): string;
   /** How many template texts this renderer has compiled (each file once while its text stays the same). */
   readonly compiledCount: number;
 }
@@ -49,8 +67,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   const tests = jinjaTests();
   env.filters = Object.create(null);
   env.tests = Object.create(null);
-  for (const [k, f] of Object.entries(filters)) env.addFilter(k, f);
-  for (const [k, t] of Object.entries(tests)) env.addTest(k, t);
+  for (const [k, f] of Object.entries(filters)) env.addFilter(k, opaqueFilter(k, f));
+  for (const [k, t] of Object.entries(tests)) env.addTest(k, opaqueTest(k, t));
   env.pyNames = {
     filters: new Set(Object.keys(filters)),
     tests: new Set(Object.keys(tests)),
@@ -107,7 +125,13 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     return d;
   };
 
-  const render = (source: string, file: string, vars: Record<string, unknown>, cfgPath: string): string => {
+  const render = (
+    source: string,
+    file: string,
+    vars: Record<string, unknown>,
+    cfgPath: string,
+    renderOptions?: RenderOptions,
+  ): string => {
     let entry = topLevel.get(file);
     if (entry === undefined || entry.source !== source) {
       const previous = env.pyState;
@@ -140,9 +164,16 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     env.pyState = { cfgDir: cfgDirOf(cfgPath), cfgPath, file, vars, session: undefined };
     env.globals = globals;
     try {
-      return entry.template.render(ctx) as string;
+      const template = entry.template;
+      return withOpaqueText(renderOptions?.opaqueText === true, () => template.render(ctx) as string);
     } catch (e) {
-      throw toMergeError(e, file);
+      const error = toMergeError(e, file);
+      // An error raised on marked text names it as the characters it stands for.
+      if (renderOptions?.opaqueText !== true || plainOpaque(error.message) === error.message) throw error;
+      throw new MergeError(error.code, plainOpaque(error.message), {
+        source: error.source,
+        cause: error.cause,
+      });
     } finally {
       env.pyState = previous.state;
       env.globals = previous.globals;

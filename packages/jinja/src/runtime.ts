@@ -6,6 +6,7 @@ import { TemplateProblem, typeError, undefinedError } from "./errors.js";
 import { isKwargs } from "./kwargs.js";
 import { DICT_METHODS, LIST_METHODS, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
+import { cutPiece, opaqueActive, ownKey } from "./opaque.js";
 import {
   pyAdd,
   pyCompare,
@@ -117,8 +118,8 @@ function objectAttr(obj: object, name: string | number): unknown {
 function pyDict(flat: readonly unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < flat.length; i += 2) {
-    const k = flat[i];
-    setKey(out, typeof k === "string" ? k : pyStr(k), flat[i + 1]);
+    const k = typeof flat[i] === "string" ? (flat[i] as string) : pyStr(flat[i]);
+    setKey(out, ownKey(out, k) ?? k, flat[i + 1]);
   }
   return out;
 }
@@ -161,15 +162,17 @@ function pyGetitem(obj: unknown, key: unknown, desc: string): unknown {
   if (s !== undefined) {
     const cs = chars(s);
     const i = seqIndex(cs.length, key);
-    if (i !== undefined) return i === -1 ? undefined : cs[i];
-    if (typeof key === "string" && STR_METHODS[key]) return boundMethod(s, STR_METHODS, key);
+    if (i !== undefined) return i === -1 ? undefined : cutPiece(cs[i] as string);
+    const methods = methodTable(s) ?? STR_METHODS;
+    if (typeof key === "string" && methods[key]) return boundMethod(s, methods, key);
     return undefined;
   }
   if (isDict(obj)) {
     const k =
       typeof key === "string" ? key : key === null || typeof key === "object" ? undefined : pyStr(key);
     if (k === undefined) return undefined;
-    if (hasOwn(obj, k)) return obj[k];
+    const own = ownKey(obj, k);
+    if (own !== undefined) return obj[own];
     if (DICT_METHODS[k]) return boundMethod(obj, DICT_METHODS, k);
     return undefined;
   }
@@ -226,7 +229,7 @@ function pyIter(value: unknown, desc: string): readonly unknown[] {
   if (value === undefined) return [];
   if (isDict(value)) return Object.keys(value);
   const s = textOf(value);
-  if (s !== undefined) return Array.from(s);
+  if (s !== undefined) return opaqueActive() ? Array.from(s, cutPiece) : Array.from(s);
   if (value instanceof Map) return [...value.keys()];
   if (value instanceof Set) return [...value];
   if (value !== null && typeof value === "object" && Symbol.iterator in value) {
@@ -270,7 +273,7 @@ function pySlice(obj: unknown, start: unknown, stop: unknown, stepArg: unknown):
   const out: unknown[] = [];
   if (step > 0) for (let i = a; i < b; i += step) out.push(seq[i]);
   else for (let i = a; i > b; i += step) out.push(seq[i]);
-  if (s !== undefined) return out.join("");
+  if (s !== undefined) return cutPiece(out.join(""));
   return obj instanceof PyTuple ? PyTuple.of_(out) : out;
 }
 

@@ -3,6 +3,7 @@
 import { existsSync, statSync } from "node:fs";
 import { hasOwn } from "@merge/core";
 import { splitArgs } from "./kwargs.js";
+import { ownKey, seen, splitText } from "./opaque.js";
 import { isDict, pyStr } from "./pyvalues.js";
 
 const MISSING = Symbol("missing");
@@ -14,7 +15,7 @@ const MISSING = Symbol("missing");
 export function traverse(data: unknown, key: unknown, def: unknown = null, delimiter = ":"): unknown {
   const steps: unknown[] =
     typeof key === "string"
-      ? key.split(delimiter)
+      ? splitText(key, delimiter)
       : Array.isArray(key)
         ? key
         : typeof key === "number"
@@ -29,8 +30,9 @@ export function traverse(data: unknown, key: unknown, def: unknown = null, delim
       let found: unknown = MISSING;
       const name = Number.isNaN(idx) ? String(step) : String(idx);
       for (const item of ptr) {
-        if (isDict(item) && hasOwn(item, name)) {
-          found = item[name];
+        const own = isDict(item) ? ownKey(item, name) : undefined;
+        if (own !== undefined) {
+          found = (item as Record<string, unknown>)[own];
           break;
         }
       }
@@ -43,9 +45,9 @@ export function traverse(data: unknown, key: unknown, def: unknown = null, delim
       if (i < 0 || i >= ptr.length) return def;
       ptr = ptr[i];
     } else if (isDict(ptr)) {
-      const name = typeof step === "string" ? step : pyStr(step);
-      if (!hasOwn(ptr, name)) return def;
-      ptr = ptr[name];
+      const own = ownKey(ptr, typeof step === "string" ? step : pyStr(step));
+      if (own === undefined) return def;
+      ptr = ptr[own];
     } else {
       return def;
     }
@@ -94,7 +96,7 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
   const logAt =
     (warn: boolean) =>
     (...args: unknown[]): null => {
-      if (warn) host.warn(pyStr(stripKw(args)[0]));
+      if (warn) host.warn(seen(pyStr(stripKw(args)[0])));
       return null;
     };
   return {
@@ -129,7 +131,7 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
       return p.slice(p.lastIndexOf("/") + 1);
     },
     "file.file_exists": (...args: unknown[]) => {
-      const p = pyStr(stripKw(args)[0]);
+      const p = seen(pyStr(stripKw(args)[0]));
       try {
         return existsSync(p) && statSync(p).isFile();
       } catch {
@@ -137,7 +139,7 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
       }
     },
     "file.directory_exists": (...args: unknown[]) => {
-      const p = pyStr(stripKw(args)[0]);
+      const p = seen(pyStr(stripKw(args)[0]));
       try {
         return existsSync(p) && statSync(p).isDirectory();
       } catch {

@@ -106,31 +106,56 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
 
 // ---- pprint.pformat(width=80, sort_dicts=True) ----
 
-function safeRepr(v: unknown): string {
-  if (Array.isArray(v)) {
-    const items = v.map(safeRepr);
-    if (v instanceof PyTuple) return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
-    return `[${items.join(", ")}]`;
-  }
-  if (isPlainObject(v)) {
-    return `{${sortedKeys(v)
-      .map((k) => `${strRepr(k)}: ${safeRepr(v[k])}`)
-      .join(", ")}}`;
+/** What pprint writes for a container met again inside itself (Python also gives its id, an address). */
+function recursion(v: unknown): string {
+  return `<Recursion on ${Array.isArray(v) ? (v instanceof PyTuple ? "tuple" : "list") : "dict"} with id=0>`;
+}
+
+function safeRepr(v: unknown, chain: Set<unknown> = new Set()): string {
+  if (Array.isArray(v) || isPlainObject(v)) {
+    if (chain.has(v)) return recursion(v);
+    chain.add(v);
+    let out: string;
+    if (Array.isArray(v)) {
+      const items = v.map((item) => safeRepr(item, chain));
+      out =
+        v instanceof PyTuple
+          ? items.length === 1
+            ? `(${items[0]},)`
+            : `(${items.join(", ")})`
+          : `[${items.join(", ")}]`;
+    } else {
+      out = `{${sortedKeys(v as Record<string, unknown>)
+        .map((k) => `${strRepr(k)}: ${safeRepr((v as Record<string, unknown>)[k], chain)}`)
+        .join(", ")}}`;
+    }
+    chain.delete(v);
+    return out;
   }
   return pyRepr(v);
 }
 
 const WIDTH = 80;
 
-function fmt(v: unknown, indent: number, allowance: number, level: number, out: string[]): void {
-  const rep = safeRepr(v);
+function fmt(
+  v: unknown,
+  indent: number,
+  allowance: number,
+  level: number,
+  out: string[],
+  chain: Set<unknown> = new Set(),
+): void {
+  if (chain.has(v)) {
+    out.push(recursion(v));
+    return;
+  }
+  const rep = safeRepr(v, chain);
   if (rep.length > WIDTH - indent - allowance) {
-    if (isPlainObject(v)) {
-      fmtDict(v, indent, allowance, level + 1, out);
-      return;
-    }
-    if (Array.isArray(v)) {
-      fmtSeq(v, indent, allowance, level + 1, out);
+    if (isPlainObject(v) || Array.isArray(v)) {
+      chain.add(v);
+      if (isPlainObject(v)) fmtDict(v, indent, allowance, level + 1, out, chain);
+      else fmtSeq(v as unknown[], indent, allowance, level + 1, out, chain);
+      chain.delete(v);
       return;
     }
     if (typeof v === "string") {
@@ -147,6 +172,7 @@ function fmtDict(
   allowance: number,
   level: number,
   out: string[],
+  chain: Set<unknown>,
 ): void {
   out.push("{");
   const keys = sortedKeys(v);
@@ -155,7 +181,7 @@ function fmtDict(
     const last = i === keys.length - 1;
     const rep = strRepr(k);
     out.push(rep, ": ");
-    fmt(v[k], ind + rep.length + 2, last ? allowance + 1 : 1, level, out);
+    fmt(v[k], ind + rep.length + 2, last ? allowance + 1 : 1, level, out, chain);
     if (!last) out.push(`,\n${" ".repeat(ind)}`);
   });
   out.push("}");
@@ -167,6 +193,7 @@ function fmtSeq(
   allowance: number,
   level: number,
   out: string[],
+  chain: Set<unknown>,
 ): void {
   const tuple = v instanceof PyTuple;
   const endChar = tuple ? (v.length === 1 ? ",)" : ")") : "]";
@@ -176,7 +203,7 @@ function fmtSeq(
   v.forEach((item, i) => {
     const last = i === v.length - 1;
     if (i > 0) out.push(`,\n${" ".repeat(ind)}`);
-    fmt(item, ind, last ? allow : 1, level, out);
+    fmt(item, ind, last ? allow : 1, level, out, chain);
   });
   out.push(endChar);
 }

@@ -1,5 +1,6 @@
 // YAML for the serializer tags and filters, through @merge/yaml: Salt's loader, and PyYAML's dumper and scalar
 // quoting as Salt's filters call them.
+import { checkTree } from "@merge/core";
 import { dumpYaml, loadYaml, yamlDoubleQuote, yamlEncode, yamlSingleQuote } from "@merge/yaml";
 import { TemplateProblem } from "./errors.js";
 import { pyBool, pyStr } from "./pyvalues.js";
@@ -13,6 +14,12 @@ export function loadSaltYaml(text: string, filename: string): unknown {
  * `True` gives flow style, `None` flow style for collections of scalars only, anything false block style.
  */
 export function saltYamlFilter(value: unknown, flowStyle: unknown): string {
+  // A value that contains itself (PyYAML would write anchors) is refused here rather than recursed into.
+  try {
+    checkTree(value);
+  } catch (e) {
+    throw new TemplateProblem(`ValueError: cannot write this value as YAML: ${(e as Error).message}`);
+  }
   const style =
     flowStyle === undefined ? "flow" : flowStyle === null ? "auto" : pyBool(flowStyle) ? "flow" : "block";
   return dumpYaml(value, { preset: "salt", style });

@@ -1,5 +1,5 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { GlobFs } from "./glob.js";
 import { stackError } from "./problems.js";
 
@@ -15,10 +15,14 @@ export class StackFiles implements GlobFs {
   // Per directory: its entry names folded for comparison, or null when it cannot be listed.
   private readonly names = new Map<string, Set<string> | null>();
 
+  private readonly cwd: string;
+
   constructor(
-    private readonly cwd: string,
+    cwd: string,
     private readonly cache: boolean,
-  ) {}
+  ) {
+    this.cwd = resolve(cwd);
+  }
 
   clear(): void {
     this.listings.clear();
@@ -28,9 +32,14 @@ export class StackFiles implements GlobFs {
     this.names.clear();
   }
 
-  /** Absolute form of a path as written (relative to the loader's working directory). */
+  /**
+   * Absolute form of a path as written (relative to the loader's working directory), with its `.` and `..` left for
+   * the operating system to resolve, as Python's `glob` and `open` leave them: `conf/sub/../b.yml` names nothing when
+   * `sub` does not exist, and `link/../b.yml` is `b.yml` next to the link's target, not next to the link.
+   */
   absolute(path: string): string {
-    return resolve(this.cwd, path);
+    if (isAbsolute(path)) return path;
+    return this.cwd.endsWith("/") ? this.cwd + path : `${this.cwd}/${path}`;
   }
 
   list(dir: string, dirsOnly: boolean): readonly string[] {
@@ -91,6 +100,9 @@ export class StackFiles implements GlobFs {
    * near match still goes to lstat (which knows that file system's rules).
    */
   private surelyMissing(abs: string): boolean {
+    const name = basename(abs);
+    // A listing never holds `.` or `..`, and a path ending in `/` names its directory.
+    if (name === "." || name === ".." || abs.endsWith("/")) return false;
     const dir = dirname(abs);
     if (dir === abs) return false;
     let names = this.names.get(dir);
@@ -103,16 +115,19 @@ export class StackFiles implements GlobFs {
       if (this.names.size >= MAX_PROBES) this.names.clear();
       this.names.set(dir, names);
     }
-    return names !== null && !names.has(fold(basename(abs)));
+    return names !== null && !names.has(fold(name));
   }
 
-  /** The real path (symlinks resolved), or undefined when it cannot be resolved. */
+  /**
+   * The real path (symlinks and `..` resolved by the operating system), or undefined when it cannot be resolved.
+   * Node's JavaScript `realpathSync` would first remove `..` as text, so the native one is used.
+   */
   real(path: string): string | undefined {
     const abs = this.absolute(path);
     if (this.cache && this.reals.has(abs)) return this.reals.get(abs);
     let real: string | undefined;
     try {
-      real = realpathSync(abs);
+      real = realpathSync.native(abs);
     } catch {
       real = undefined;
     }

@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StackFiles } from "./files.js";
-import { fnmatchRegex, pyGlob, splitPath } from "./glob.js";
+import { fnmatch, fnmatchRegex, pyGlob, splitPath } from "./glob.js";
 import { compareCodePoints } from "@merge/core";
 import { makeTree } from "./test-tree.js";
 
@@ -43,6 +44,79 @@ describe("fnmatch patterns as Python reads them", () => {
     expect(matches("A*", "a")).toBe(false);
     expect(matches("?.yml", "😀.yml")).toBe(true);
   });
+});
+
+describe("fnmatch without backtracking", () => {
+  it("gives the answers of the expressions above", () => {
+    const cases: [string, string, boolean][] = [
+      ["*.yml", "a.b.yml", true],
+      ["?.yml", "ab.yml", false],
+      ["**.yml", "x.yml", true],
+      ["[!a]", "b", true],
+      ["[^a]", "^", true],
+      ["[]a]", "]", true],
+      ["[z-a]", "z", false],
+      ["[a-c-e]", "-", true],
+      ["[abc", "[abc", true],
+      ["?.yml", "😀.yml", true],
+      ["a*b*c", "abc", true],
+      ["a*b*c", "acb", false],
+      ["*a*a", "aa", true],
+      ["*a*a", "a", false],
+      ["a*", "a", true],
+      ["*", "", true],
+      ["", "", true],
+      ["?", "", false],
+      ["*?*?*?*?*?*?*?x", "a".repeat(49), false],
+      ["*?*?*?*?*?*?*?x", `${"a".repeat(48)}x`, true],
+      ["*\n*", "a\nb", true],
+      ["a?b", "a\nb", true],
+    ];
+    for (const [pattern, name, expected] of cases)
+      expect([pattern, name, fnmatch(name, pattern)]).toEqual([pattern, name, expected]);
+  });
+
+  it("agrees with the translated regular expression on small random patterns (fast-check)", () => {
+    // Few enough stars that the backtracking expression stays fast; the alphabets make bracket expressions,
+    // ranges, negations, unclosed brackets and surrogate pairs likely.
+    const patternChar = fc.constantFrom(
+      "a",
+      "b",
+      "-",
+      "]",
+      "[",
+      "!",
+      "^",
+      "?",
+      "*",
+      ".",
+      "\\",
+      "é",
+      "😀",
+      "z",
+    );
+    const nameChar = fc.constantFrom("a", "b", "-", "]", "[", "!", "^", ".", "\\", "é", "😀", "z", "\n");
+    const pattern = fc
+      .array(patternChar, { maxLength: 9 })
+      .map((cs) => cs.join(""))
+      .filter((p) => (p.match(/\*/g) ?? []).length <= 4);
+    const name = fc.array(nameChar, { maxLength: 10 }).map((cs) => cs.join(""));
+    // Names made from the pattern itself (stars filled, `?` and brackets replaced by a character) match often.
+    const fill = fc.array(nameChar, { maxLength: 3 }).map((cs) => cs.join(""));
+    const near = fc
+      .tuple(pattern, fc.array(fill, { minLength: 10, maxLength: 10 }))
+      .map(([p, fills]) => [p, p.replace(/\*/g, () => fills.pop() ?? "").replace(/[?[]/g, "a")] as const);
+    let matched = 0;
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(pattern, name), near), ([p, n]) => {
+        const expected = fnmatchRegex(p).test(n);
+        if (expected) matched++;
+        expect(fnmatch(n, p)).toBe(expected);
+      }),
+      { numRuns: 4000 },
+    );
+    expect(matched).toBeGreaterThan(400);
+  }, 120_000);
 });
 
 describe("glob over a directory", () => {

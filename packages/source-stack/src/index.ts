@@ -11,7 +11,7 @@ export {
   type StackMatcher,
   configPaths,
 } from "./config.js";
-export { fnmatchRegex, type GlobFs, pyGlob } from "./glob.js";
+export { fnmatch, fnmatchRegex, type GlobFs, pyGlob } from "./glob.js";
 export {
   configItems,
   createStackLoader,

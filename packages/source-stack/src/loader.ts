@@ -6,6 +6,7 @@ import {
   type Dict,
   isMergeError,
   isPlainObject,
+  MergeError,
   type Registry,
   type SpecInput,
 } from "@merge/core";
@@ -17,8 +18,10 @@ import { joinPath, pyGlob, splitPath } from "./glob.js";
 import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
-import { markString, markTree, unmarkPattern } from "./taint.js";
-import { createRenderer, jinjaSource } from "@merge/jinja";
+import { findCycle } from "./cycle.js";
+import { withoutRenderedText } from "./redact.js";
+import { itemPattern, markHostValues, showItem } from "./taint.js";
+import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
 // biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything
@@ -38,8 +41,10 @@ export interface StackLoaderOptions {
   /** The registry `spec` is resolved in. Default: one holding only the `stack` merger. */
   readonly registry?: Registry;
   /**
-   * Let glob characters (`*?[`) in grains and in the minion id act as wildcards when a config template interpolates
-   * them, as Salt does. Default false: they match only themselves, so a minion cannot widen its own file list.
+   * Read grains and the minion id in config templates as Salt does: their glob characters are wildcards, their line
+   * breaks end config lines, YAML reads their quotes and escapes, and their `/` and `..` are path structure. Unsafe:
+   * a minion can then select other hosts' files. Default false: they are opaque text (see docs/security.md), which
+   * matches only itself, stays on its line and inside its path segment.
    */
   readonly saltGlobs?: boolean;
   /** Reuse file texts, directory listings and parsed YAML across hosts (default true). */
@@ -103,10 +108,16 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
   // text with Jinja's newline rules applied, so it is neither compiled nor run (most stack files are plain YAML).
   // A stray `#}` still goes to the renderer, which rejects it (Jinja itself would print it as text).
   const plainShortcut = options.renderer === undefined;
-  const renderText = (source: string, file: string, vars: Record<string, unknown>, cfgPath: string) =>
+  const renderText = (
+    source: string,
+    file: string,
+    vars: Record<string, unknown>,
+    cfgPath: string,
+    opaqueText = false,
+  ) =>
     plainShortcut && !source.includes("{") && !source.includes("#}")
       ? jinjaSource(source)
-      : renderer.render(source, file, vars, cfgPath);
+      : renderer.render(source, file, vars, cfgPath, opaqueText ? { opaqueText } : undefined);
 
   const renderer =
     options.renderer ??
@@ -139,8 +150,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     const fold = newFold();
     const merged: string[] = [];
     const configs = configPaths(options.config, { pillar, grains, opts });
-    const cfgGrains = options.saltGlobs === true ? grains : markTree(grains);
-    const cfgMinion = options.saltGlobs === true ? host.minionId : markString(host.minionId);
+    const opaque = options.saltGlobs !== true;
+    const cfgHost = opaque
+      ? markHostValues(host.minionId, grains, opts)
+      : { minionId: host.minionId, grains, opts };
     for (const cfg of configs) {
       if (!files.isFile(cfg)) {
         warn({
@@ -153,28 +166,38 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
       // `__stack__.cfg_path` is the path as written in Salt; the renderer resolves it against the process's working
       // directory, so a relative path is handed over as written only when that is the loader's directory too.
       const cfgAbs = files.absolute(cfg);
-      const cfgPath = resolve(cfg) === cfgAbs ? cfg : cfgAbs;
+      const cfgPath = resolve(cfg) === resolve(cfgAbs) ? cfg : cfgAbs;
       const [baseDir] = splitPath(cfg);
       const cfgVars = {
         stack: fold.value,
         pillar,
-        minion_id: cfgMinion,
-        __opts__: opts,
-        __grains__: cfgGrains,
+        minion_id: cfgHost.minionId,
+        __opts__: cfgHost.opts,
+        __grains__: cfgHost.grains,
       };
-      const listing = renderText(files.read(cfg), cfg, cfgVars, cfgPath);
+      const listing = renderText(files.read(cfg), cfg, cfgVars, cfgPath, opaque);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
         if (cacheOn) listings.set(cfg, items);
       }
       for (const item of items.items) {
-        if (isBlank(item)) continue;
-        const matches = pyGlob(joinPath(baseDir, unmarkPattern(item)), files);
-        if (matches.length === 0) {
+        if (isBlank(opaque ? plainOpaque(item) : item)) continue;
+        const read = opaque ? itemPattern(item) : { pattern: item };
+        if ("refused" in read) {
           warn({
             code: "STACK_NO_MATCH",
-            message: `Ignoring pillar stack template "${item}": can't find from root dir "${baseDir}"`,
+            message: `Ignoring pillar stack template "${showItem(item)}": ${read.refused}`,
+            file: cfg,
+          });
+          continue;
+        }
+        const matches = pyGlob(joinPath(baseDir, read.pattern), files);
+        if (matches.length === 0) {
+          const shown = read.pattern === item ? item : showItem(item);
+          warn({
+            code: "STACK_NO_MATCH",
+            message: `Ignoring pillar stack template "${shown}": can't find from root dir "${baseDir}"`,
             file: cfg,
           });
           continue;
@@ -190,8 +213,14 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
             __grains__: grains,
             ymlpath: path,
           };
-          const text = renderText(files.read(path), path, vars, cfgPath);
-          const doc = parse(text, path);
+          const source = files.read(path);
+          const text = renderText(source, path, vars, cfgPath);
+          let doc: unknown;
+          try {
+            doc = parse(text, path);
+          } catch (error) {
+            throw withoutRenderedText(error, source, text);
+          }
           if (!isPlainObject(doc)) {
             warn({
               code: "STACK_NOT_MAPPING",
@@ -205,23 +234,37 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         }
       }
     }
+    // A template can put the stack inside itself (`stack.update({'self': stack})`): no pillar can hold that, and
+    // whoever prints or copies the result would recurse without end.
+    const cycle = findCycle(fold.value);
+    if (cycle !== undefined) {
+      throw new MergeError(
+        "STACK_CYCLE",
+        "a template made the merged stack contain itself (as stack.update({'self': stack}) does); a pillar cannot hold that",
+        { path: cycle, source: { file: configs[configs.length - 1] } },
+      );
+    }
     // Plain objects until the loader computes in the exact model (the fold starts from `{}`).
     const result = { data: fold.value as Dict, files: merged, warnings };
     warnings = [];
     return result;
   }
 
-  // Salt refuses a template outside the config's directory (Jinja's loader rejects `..`); a symlink leading out is
-  // refused here too, which Salt does not do.
+  // A file outside the config's directory is refused (Salt reads it). Where a path leads is decided as the operating
+  // system decides it: through symlinks, and with `..` applied after the directory before it was entered.
   function checkInside(path: string, baseDir: string, cfg: string): void {
     const key = `${baseDir}\0${path}`;
     if (checked.has(key)) return;
     const base = files.absolute(baseDir === "" ? "." : baseDir);
-    const rel = relative(base, files.absolute(path));
-    if (rel === ".." || rel.startsWith("../") || rel.startsWith("/")) {
+    const realBase = files.real(base) ?? resolve(base);
+    const target = files.real(path) ?? danglingTarget(path);
+    if (isOutside(relative(realBase, target))) {
+      const asWritten = isOutside(relative(resolve(base), resolve(files.absolute(path))));
       throw stackError(
         "STACK_PATH",
-        `refusing "${path}": it is outside the stack directory "${baseDir === "" ? "." : baseDir}"`,
+        asWritten
+          ? `refusing "${path}": it is outside the stack directory "${baseDir === "" ? "." : baseDir}"`
+          : `refusing "${path}": it leads to "${target}", outside the stack directory`,
         { file: cfg },
         undefined,
         { path },
@@ -241,21 +284,14 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         },
       );
     }
-    const realBase = files.real(base);
-    const real = files.real(path);
-    if (realBase !== undefined && real !== undefined) {
-      const realRel = relative(realBase, real);
-      if (realRel === ".." || realRel.startsWith("../") || realRel.startsWith("/")) {
-        throw stackError(
-          "STACK_PATH",
-          `refusing "${path}": it is a symlink to "${real}", outside the stack directory`,
-          { file: cfg },
-          undefined,
-          { path },
-        );
-      }
-    }
     if (cacheOn) checked.add(key);
+  }
+
+  // A dangling symlink has no real path; where it sits is its directory's real path joined with its name.
+  function danglingTarget(path: string): string {
+    const abs = files.absolute(path);
+    const [dir, name] = splitPath(abs);
+    return joinPath(files.real(dir) ?? resolve(dir), name);
   }
 
   return {
@@ -316,6 +352,10 @@ function mayBeList(text: string): boolean {
     }
   }
   return false;
+}
+
+function isOutside(rel: string): boolean {
+  return rel === ".." || rel.startsWith("../") || rel.startsWith("/");
 }
 
 // Gives a merge error (an unknown strategy) the file, line and column of the directive that caused it.

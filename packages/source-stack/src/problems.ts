@@ -1,7 +1,13 @@
 import { MergeError, type SourcePosition } from "@merge/core";
 
 /** Error codes raised by this package itself (templates and YAML add `TEMPLATE_*` and `YAML_*`). */
-export type StackErrorCode = "STACK_CONFIG" | "STACK_PATH" | "STACK_NOT_FILE" | "STACK_READ" | "STACK_WORKER";
+export type StackErrorCode =
+  | "STACK_CONFIG"
+  | "STACK_PATH"
+  | "STACK_NOT_FILE"
+  | "STACK_READ"
+  | "STACK_WORKER"
+  | "STACK_CYCLE";
 
 /** Codes of the warnings a load can return. */
 export type StackWarningCode =
