@@ -29,6 +29,7 @@ import {
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import { binsOf, helpTextsOf } from "./pack-extras.mjs";
 import {
   changelogSection,
@@ -230,12 +231,13 @@ async function runStackExample(work, env, label) {
     "--pillar",
     "pillar.yml",
   ];
-  const viaNpx = sh("npx", ["--no-install", "merge", ...args, "--format", "json"], { cwd: dir, env });
+  // `--no`: run the installed `merge`, never fetch a package of that name.
+  const viaNpx = sh("npx", ["--no", "merge", ...args, "--format", "json"], { cwd: dir, env });
   const viaAlias = sh("merge-config", [...args, "--format", "json"], { cwd: dir, env });
   const { loadYaml } = await import(pathToFileURL(join(ROOT, "packages", "yaml", "dist", "index.js")).href);
   const expected = loadYaml(readFileSync(join(dir, "expected.yml"), "utf8"), { flavor: "salt" });
   const problems = [];
-  if (!sameJson(JSON.parse(viaNpx), expected))
+  if (!isDeepStrictEqual(JSON.parse(viaNpx), JSON.parse(JSON.stringify(expected))))
     problems.push("`npx merge stack` does not give examples/stack/expected.yml");
   if (viaAlias !== viaNpx) problems.push("`merge-config stack` does not give what `merge stack` gives");
   if (problems.length > 0) fail(`step 2, the PillarStack example (${label})`, problems);
@@ -561,7 +563,7 @@ async function rehearse() {
     say("1. published every public package at its current version");
 
     const cliVersion = installCliGlobally(work, env);
-    await runStackExample(work, env, "first release");
+    await runStackExample(work, env, "first-release");
     const npxCli = sh("npx", ["--yes", CLI, "--version"], {
       cwd: freshProject(work, "npx-user"),
       env,
@@ -580,7 +582,7 @@ async function rehearse() {
 
     const { expected, after } = await releaseAPatch(repo, env, registry);
     upgradeCli(work, env, after);
-    await runStackExample(work, env, "after the patch");
+    await runStackExample(work, env, "after-the-patch");
     const released = [...expected].map((name) => `${name}@${after.get(name).version}`).join(", ");
     say(`4. a patch to ${BUMPED} released ${released} and nothing else; the CLI upgrade picked it up`);
 
