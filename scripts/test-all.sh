@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Runs the whole test suite the way CI does: builds every package, starts a throwaway MariaDB server on loopback
-# for the MySQL pillar's integration tests, runs every package's tests, and stops the server whatever happens.
+# for the MySQL pillar's integration tests, runs every package's tests, rehearses a release against a throwaway
+# Verdaccio registry on loopback (scripts/release/rehearse.mjs), and stops both servers whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 
 # shellcheck source=scripts/mariadb.sh
 source scripts/mariadb.sh
+# shellcheck source=scripts/verdaccio.sh
+source scripts/verdaccio.sh
 mariadb_start
 trap mariadb_stop EXIT
 
@@ -14,16 +17,23 @@ pnpm run build
 pnpm run typecheck
 pnpm run lint
 results=$(mktemp)
-trap 'mariadb_stop; rm -f "$results"' EXIT
+trap 'verdaccio_stop; mariadb_stop; rm -f "$results"' EXIT
 status=0
 pnpm exec turbo run test --concurrency=1 2>&1 | tee "$results" || status=$?
+# The release rehearsal counts as one test in the closing line.
+rehearsal=passed
+{ verdaccio_start && node scripts/release/rehearse.mjs; } || { rehearsal=failed; status=1; }
+verdaccio_stop
 # One closing line for the whole run, summed over every package's vitest summary ("Tests  3 failed | 74 passed").
-sed 's/\x1b\[[0-9;]*m//g' "$results" | awk '
+sed 's/\x1b\[[0-9;]*m//g' "$results" | awk -v rehearsal="$rehearsal" '
   /Tests +[0-9]/ {
     for (i = 1; i <= NF; i++) {
       if ($(i + 1) ~ /^passed/) passed += $i
       if ($(i + 1) ~ /^failed/) failed += $i
     }
   }
-  END { printf "%d passed, %d failed\n", passed, failed }'
+  END {
+    if (rehearsal == "passed") passed++; else failed++
+    printf "%d passed, %d failed\n", passed, failed
+  }'
 exit "$status"
