@@ -4,10 +4,12 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { isMergeError, setKey } from "@merge/core";
+import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { isDict, pyStr } from "./pyvalues.js";
+import { loadPyJson } from "./pyjson.js";
 import { pyRuntime } from "./runtime.js";
 import { loadSaltYaml, saltYamlFilter } from "./yaml-bridge.js";
 
@@ -86,6 +88,8 @@ export interface RenderState {
   vars: Record<string, unknown>;
   /** Rendered import texts of this config run; looked up only when a template imports something. */
   session: Map<string, string> | undefined;
+  /** What this render has spent of its limits. */
+  account: RenderAccount;
 }
 
 export class PyEnvironment extends NjEnvironment {
@@ -223,7 +227,7 @@ export class PyEnvironment extends NjEnvironment {
     const where = file ?? (this.pyState as RenderState).file;
     if (kind === "json") {
       try {
-        return JSON.parse(text.replace(/\bNaN\b|-?\bInfinity\b/g, "null"));
+        return loadPyJson(text);
       } catch (e) {
         throw new TemplateProblem(`Unable to load json from ${where}: ${(e as Error).message}`, { cause: e });
       }
