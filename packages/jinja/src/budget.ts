@@ -25,8 +25,8 @@ export interface TemplateLimits {
 /** The defaults: far above what configuration templates do, low enough to fail within a second. */
 export const DEFAULT_LIMITS: Readonly<Required<TemplateLimits>> = Object.freeze({
   output: 2 ** 25,
-  valueSize: 2 ** 24,
-  built: 2 ** 26,
+  valueSize: 2 ** 23,
+  built: 2 ** 25,
   steps: 1_000_000,
   depth: 250,
 });

@@ -9,7 +9,7 @@ import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { isDict, pyStr } from "./pyvalues.js";
-import { loadPyJson } from "./pyjson.js";
+import { pyJsonLoads } from "./pyjson.js";
 import { pyRuntime } from "./runtime.js";
 import { loadSaltYaml, saltYamlFilter } from "./yaml-bridge.js";
 
@@ -227,7 +227,7 @@ export class PyEnvironment extends NjEnvironment {
     const where = file ?? (this.pyState as RenderState).file;
     if (kind === "json") {
       try {
-        return loadPyJson(text);
+        return pyJsonLoads(text);
       } catch (e) {
         throw new TemplateProblem(`Unable to load json from ${where}: ${(e as Error).message}`, { cause: e });
       }

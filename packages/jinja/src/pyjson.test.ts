@@ -1,12 +1,12 @@
 // Expected values are what Python 3.11's json.loads returns or raises (test/oracle runs many more through Jinja).
 import { describe, expect, it } from "vitest";
-import { loadPyJson } from "./pyjson.js";
+import { pyJsonLoads } from "./pyjson.js";
 import { pyStr } from "./pyvalues.js";
 import { renderCase } from "./test-vars.js";
 
 const message = (text: string) => {
   try {
-    loadPyJson(text);
+    pyJsonLoads(text);
   } catch (e) {
     return (e as Error).message;
   }
@@ -15,20 +15,20 @@ const message = (text: string) => {
 
 describe("Python's json.loads", () => {
   it("reads NaN, Infinity and -Infinity as the float tokens, and leaves the words inside strings alone", () => {
-    const value = loadPyJson('[NaN, Infinity, -Infinity, "Avengers: Infinity War", "NaN", {"NaN": 1}]');
+    const value = pyJsonLoads('[NaN, Infinity, -Infinity, "Avengers: Infinity War", "NaN", {"NaN": 1}]');
     expect(pyStr(value)).toBe("[nan, inf, -inf, 'Avengers: Infinity War', 'NaN', {'NaN': 1}]");
   });
 
   it("keeps integers of any size exact, reads -0 as 0 and too large floats as infinity", () => {
-    expect(loadPyJson("12345678901234567890")).toBe(12345678901234567890n);
-    expect(loadPyJson("-9007199254740993")).toBe(-9007199254740993n);
-    expect(Object.is(loadPyJson("-0"), 0)).toBe(true);
-    expect(loadPyJson("1e400")).toBe(Number.POSITIVE_INFINITY);
-    expect(loadPyJson("-1.5e-3")).toBe(-0.0015);
+    expect(pyJsonLoads("12345678901234567890")).toBe(12345678901234567890n);
+    expect(pyJsonLoads("-9007199254740993")).toBe(-9007199254740993n);
+    expect(Object.is(pyJsonLoads("-0"), 0)).toBe(true);
+    expect(pyJsonLoads("1e400")).toBe(Number.POSITIVE_INFINITY);
+    expect(pyJsonLoads("-1.5e-3")).toBe(-0.0015);
   });
 
   it("lets the last of duplicate keys win in the first one's place and keeps __proto__ as data", () => {
-    const value = loadPyJson('{"a": 1, "b": 2, "a": 3, "__proto__": {"polluted": 1}}') as Record<
+    const value = pyJsonLoads('{"a": 1, "b": 2, "a": 3, "__proto__": {"polluted": 1}}') as Record<
       string,
       unknown
     >;
@@ -39,7 +39,7 @@ describe("Python's json.loads", () => {
   });
 
   it("joins escaped surrogate pairs and keeps a lone surrogate, as Python does", () => {
-    expect(loadPyJson('"\\ud83d\\ude00|\\ud800A|\\u00e9"')).toBe("😀|\ud800A|é");
+    expect(pyJsonLoads('"\\ud83d\\ude00|\\ud800A|\\u00e9"')).toBe("😀|\ud800A|é");
   });
 
   it("fails with Python's message, line, column and offset", () => {
@@ -63,7 +63,7 @@ describe("Python's json.loads", () => {
 
   it("refuses nesting past Python's recursion limit with a message, not a stack overflow", () => {
     expect(message(`${"[".repeat(100_000)}${"]".repeat(100_000)}`)).toMatch(/^RecursionError: /);
-    expect(loadPyJson(`${"[".repeat(900)}${"]".repeat(900)}`)).toBeInstanceOf(Array);
+    expect(pyJsonLoads(`${"[".repeat(900)}${"]".repeat(900)}`)).toBeInstanceOf(Array);
   });
 });
 

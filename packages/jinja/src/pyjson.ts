@@ -185,6 +185,6 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** `json.loads(text)`: throws a `TemplateProblem` with Python's message (`Expecting value: line 1 column 1 (char 0)`). */
-export function loadPyJson(text: string): unknown {
+export function pyJsonLoads(text: string): unknown {
   return new JsonReader(text).document();
 }

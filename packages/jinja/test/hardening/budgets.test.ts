@@ -72,7 +72,7 @@ const ATTACKS: [string, string][] = [
   ],
   ["{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(40) }}", "steps"],
   ["{% set s = 'x' * 10**6 %}{% for i in range(100) %}{{ s }}{% endfor %}", "output"],
-  ["{% set s = 'x' * 10**7 %}{{ s }}{{ s }}{{ s }}{{ s }}", "output"],
+  ["{% set s = 'x' * 8 * 10**6 %}{{ s }}{{ s }}{{ s }}{{ s }}{{ s }}", "output"],
   ["{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "depth"],
   ["{% set l = [] %}{% do l.append(l) %}{% for x in l recursive %}{{ loop(x) }}{% endfor %}", "depth"],
   ["{% macro f(n) %}{% call f(n) %}{% endcall %}{% endmacro %}{{ f(1) }}", "depth"],
@@ -81,8 +81,11 @@ const ATTACKS: [string, string][] = [
 describe("template budgets", () => {
   it("stop every attack with TEMPLATE_LIMIT naming the limit, and keep the renderer usable", () => {
     let cases = 0;
+    let slowest = 0;
     for (const [src, limit] of ATTACKS) {
+      const started = performance.now();
       const e = failure(() => render(src));
+      slowest = Math.max(slowest, performance.now() - started);
       expect(e.code, src).toBe("TEMPLATE_LIMIT");
       expect(e.message, src).toContain(`limits.${limit}`);
       expect(e.source?.file).toBe("/srv/stack/case.yml");
@@ -90,7 +93,8 @@ describe("template budgets", () => {
       cases++;
     }
     tally("size", cases);
-    figure("jinja: template attacks stopped by the budget", cases);
+    // Reported in docs/security.md, never asserted: the machine may be busy.
+    figure("jinja: slowest of the template attacks to be stopped (ms)", Math.round(slowest));
   }, 600_000);
 
   it("give what Python gives where Python answers at once", () => {
