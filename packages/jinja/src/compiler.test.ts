@@ -50,6 +50,21 @@ describe("call splats", () => {
     }
   });
 
+  it("tell a mapping holding a __keywords key (data) from a call's keyword arguments", () => {
+    const g = { __keywords: true, a: 1 };
+    expect(
+      renderCase(
+        "{{ dict(g) }}|{{ dict(**g) }}|{{ dict.fromkeys(g) }}|{% set d = {} %}{% do d.__setitem__('k', g) %}{{ d }}|" +
+          "{% macro m(x) %}{{ x }}|{{ kwargs }}{% endmacro %}{{ m(g, **g) }}",
+        {},
+        { g },
+      ),
+    ).toBe(
+      "{'__keywords': True, 'a': 1}|{'__keywords': True, 'a': 1}|{'__keywords': None, 'a': None}|" +
+        "{'k': {'__keywords': True, 'a': 1}}|{'__keywords': True, 'a': 1}|{'__keywords': True, 'a': 1}",
+    );
+  });
+
   it("keep keys from ** as data", () => {
     expect(
       renderCase(

@@ -3,7 +3,7 @@
 // to our templates only; nunjucks' own runtime object is left untouched.
 import { hasOwn, setKey } from "@merge/core";
 import { TemplateProblem, typeError, undefinedError } from "./errors.js";
-import { isKwargs } from "./kwargs.js";
+import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
 import { accountOf, engineLimit, type RenderAccount, sizeOf } from "./budget.js";
 import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul } from "./charged.js";
 import { DICT_METHODS, LIST_METHODS, methodBuilds, methodTable, STR_METHODS } from "./methods.js";
@@ -291,7 +291,7 @@ function pyCallArgs(
       setKey(kw, k, more[k]);
     }
   }
-  if (kw !== null && Object.keys(kw).length > 0) args.push(njRuntime.makeKeywordArgs(kw));
+  if (kw !== null && Object.keys(kw).length > 0) args.push(makeKeywordArgs(kw));
   return args;
 }
 
@@ -420,7 +420,7 @@ function pyMacro(
     let caller: unknown;
     if (kw !== undefined) {
       for (const k in kw) {
-        if (k === "__keywords" || !hasOwn(kw, k)) continue;
+        if (!isKeyword(kw, k)) continue;
         const i = params.indexOf(k);
         if (k === "caller" && usesCaller) caller = kw[k];
         else if (i >= given) args[i] = kw[k];
@@ -520,6 +520,7 @@ function pyTuple(items: readonly unknown[]): PyTuple {
 export const pyRuntime: Record<string, unknown> = Object.freeze(
   Object.assign(Object.create(njRuntime), {
     MISSING,
+    makeKeywordArgs,
     PyLoop,
     pyStr,
     pyOut,

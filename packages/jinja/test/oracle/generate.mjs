@@ -332,6 +332,13 @@ const STRAY = [
   "{# a #}#}{# b #}",
 ];
 for (const t of STRAY) add("stray-comment-end", t, { vars: { x: 1 } });
+const STRAY_PIECES = ["#}", "#", "}", "}}", " ", "\n", "text", "{# c #}", "{#- c -#}", "{{ x }}", "{{- x -}}", "-#}", "{{ '#}' }}"];
+for (let i = 0; i < 120; i++) {
+  let t = "";
+  for (let n = int(8) + 2; n > 0; n--) t += pick(STRAY_PIECES);
+  if (chance(0.3)) t = `{% if x %}${t}{% endif %}`;
+  add("stray-comment-end", t, { vars: { x: pick([1, 0]) } });
+}
 
 // ---- mappings built from data: keys are data ----
 // JSON.parse makes `__proto__` an own key, as a grain or pillar value read from JSON or YAML is.
@@ -364,6 +371,26 @@ const MAPPING_FORMS = [
   "{{ {}.fromkeys('ab') }}|{{ dict.fromkeys([]) }}",
 ];
 for (const t of MAPPING_FORMS) add("mapping", t, { vars: { g: HOSTILE } });
+const HOSTILE_KEYS = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "a", "__keywords"];
+function hostile(depth = 0) {
+  const o = {};
+  for (let n = int(4) + 1; n > 0; n--) o[pick(HOSTILE_KEYS)] = depth < 2 && chance(0.4) ? hostile(depth + 1) : scalar();
+  return JSON.parse(JSON.stringify(o).replace(/"__proto_x__"/g, '"__proto__"'));
+}
+const MAPPING_RANDOM = [
+  "{{ dict(g) }}|{{ dict(g)|length }}",
+  "{{ dict(g.items()) == g }}|{{ dict(**g) == g }}",
+  "{% set d = {} %}{% do d.update(g) %}{{ d == g }}|{{ d|dictsort }}",
+  "{% set d = {} %}{% for k, v in g.items() %}{% do d.__setitem__(k, v) %}{% endfor %}{{ d }}",
+  "{{ g|dictsort(by='key') }}|{{ g.keys()|list }}",
+  "{{ (g|tojson|load_json) == g }}|{{ g|json }}",
+  "{% set n = namespace(g) %}{{ n[k] }}",
+  "{{ dict.fromkeys(g) }}|{{ dict(g).get(k, 'none') }}|{{ k in dict(g) }}",
+];
+for (let i = 0; i < 120; i++) {
+  const g = hostile();
+  add("mapping", pick(MAPPING_RANDOM), { vars: { g, k: pick(Object.keys(g)) } });
+}
 
 // ---- where Python succeeds, budgets must not get in the way ----
 const PYTHON_OK = [
