@@ -332,7 +332,21 @@ const STRAY = [
   "{# a #}#}{# b #}",
 ];
 for (const t of STRAY) add("stray-comment-end", t, { vars: { x: 1 } });
-const STRAY_PIECES = ["#}", "#", "}", "}}", " ", "\n", "text", "{# c #}", "{#- c -#}", "{{ x }}", "{{- x -}}", "-#}", "{{ '#}' }}"];
+const STRAY_PIECES = [
+  "#}",
+  "#",
+  "}",
+  "}}",
+  " ",
+  "\n",
+  "text",
+  "{# c #}",
+  "{#- c -#}",
+  "{{ x }}",
+  "{{- x -}}",
+  "-#}",
+  "{{ '#}' }}",
+];
 for (let i = 0; i < 120; i++) {
   let t = "";
   for (let n = int(8) + 2; n > 0; n--) t += pick(STRAY_PIECES);
@@ -371,10 +385,20 @@ const MAPPING_FORMS = [
   "{{ {}.fromkeys('ab') }}|{{ dict.fromkeys([]) }}",
 ];
 for (const t of MAPPING_FORMS) add("mapping", t, { vars: { g: HOSTILE } });
-const HOSTILE_KEYS = ["__proto__", "constructor", "prototype", "toString", "valueOf", "hasOwnProperty", "a", "__keywords"];
+const HOSTILE_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "a",
+  "__keywords",
+];
 function hostile(depth = 0) {
   const o = {};
-  for (let n = int(4) + 1; n > 0; n--) o[pick(HOSTILE_KEYS)] = depth < 2 && chance(0.4) ? hostile(depth + 1) : scalar();
+  for (let n = int(4) + 1; n > 0; n--)
+    o[pick(HOSTILE_KEYS)] = depth < 2 && chance(0.4) ? hostile(depth + 1) : scalar();
   return JSON.parse(JSON.stringify(o).replace(/"__proto_x__"/g, '"__proto__"'));
 }
 const MAPPING_RANDOM = [
