@@ -41,6 +41,14 @@ function describe(node: NjAny): string {
   }
 }
 
+/** The render's resource account (budget.ts), as compiled code reaches it. */
+const ACCOUNT = "env.pyState.account";
+
+/** Whether a call's arguments hold a `*` or `**` splat. */
+function hasSplat(args: NjAny): boolean {
+  return (args.children as NjAny[]).some((c) => c.typename === "PyStarArgs" || c.typename === "PyStarKwargs");
+}
+
 class PyCompiler extends BaseCompiler {
   constructor(...args: unknown[]) {
     super(...args);
@@ -92,6 +100,10 @@ class PyCompiler extends BaseCompiler {
   }
 
   compileOutput(node: NjAny, frame: NjAny): void {
+    let literal = 0;
+    for (const child of node.children)
+      if (child instanceof njNodes.TemplateData) literal += child.value.length;
+    if (literal > 0) this._emitLine(`${ACCOUNT}.write(${literal});`);
     for (const child of node.children) {
       if (child instanceof njNodes.TemplateData) {
         if (child.value) {
@@ -101,9 +113,9 @@ class PyCompiler extends BaseCompiler {
         }
       } else {
         this.pos(child);
-        this._emit(`${this.buffer} += runtime.pyStr(`);
+        this._emit(`${this.buffer} += runtime.pyOut(`);
         this.compile(child, frame);
-        this._emitLine(");");
+        this._emitLine(`, ${ACCOUNT});`);
       }
     }
   }
@@ -163,22 +175,22 @@ class PyCompiler extends BaseCompiler {
     this._emit(")");
   }
 
-  private binCall(fn: string, node: NjAny, frame: NjAny): void {
+  private binCall(fn: string, node: NjAny, frame: NjAny, charged = false): void {
     this._emit(`runtime.${fn}(`);
     this.compile(node.left, frame);
     this._emit(", ");
     this.compile(node.right, frame);
-    this._emit(")");
+    this._emit(charged ? `, ${ACCOUNT})` : ")");
   }
 
   compileAdd(node: NjAny, frame: NjAny): void {
-    this.binCall("pyAdd", node, frame);
+    this.binCall("pyAdd", node, frame, true);
   }
   compileSub(node: NjAny, frame: NjAny): void {
     this.binCall("pySub", node, frame);
   }
   compileMul(node: NjAny, frame: NjAny): void {
-    this.binCall("pyMul", node, frame);
+    this.binCall("pyMul", node, frame, true);
   }
   compileDiv(node: NjAny, frame: NjAny): void {
     this.binCall("pyDiv", node, frame);
@@ -187,21 +199,17 @@ class PyCompiler extends BaseCompiler {
     this.binCall("pyFloorDiv", node, frame);
   }
   compileMod(node: NjAny, frame: NjAny): void {
-    this.binCall("pyMod", node, frame);
+    this.binCall("pyMod", node, frame, true);
   }
   compilePow(node: NjAny, frame: NjAny): void {
     this.binCall("pyPow", node, frame);
   }
   compileIn(node: NjAny, frame: NjAny): void {
-    this.binCall("pyIn", node, frame);
+    this.binCall("pyIn", node, frame, true);
   }
 
   compileConcat(node: NjAny, frame: NjAny): void {
-    this._emit("(runtime.pyStr(");
-    this.compile(node.left, frame);
-    this._emit(") + runtime.pyStr(");
-    this.compile(node.right, frame);
-    this._emit("))");
+    this.binCall("pyConcat", node, frame, true);
   }
 
   compileCompare(node: NjAny, frame: NjAny): void {
@@ -289,22 +297,71 @@ class PyCompiler extends BaseCompiler {
       this._emit("runtime.pyCallAttr(");
       this.compile(callee.target, frame);
       this._emit(`, ${str(String(callee.val.value))}, `);
-      this._compileAggregate(node.args, frame, "[", "]");
-      this._emit(`, ${str(describe(callee.target))}))`);
+      this.compileArgList(node.args, frame);
+      this._emit(`, ${str(describe(callee.target))}, ${ACCOUNT}))`);
       return;
     }
     this._emit("runtime.pyCall(");
     this.compile(callee, frame);
     this._emit(", ");
-    this._compileAggregate(node.args, frame, "[", "]");
+    this.compileArgList(node.args, frame);
     this._emit(`, ${str(describe(callee))}, context))`);
+  }
+
+  /**
+   * A call's arguments as a JavaScript array: a literal when they are plain, else built at run time by
+   * `runtime.pyCallArgs` from the positional values, the `*` iterable, the keywords and the `**` mapping.
+   */
+  private compileArgList(args: NjAny, frame: NjAny): void {
+    const children = args.children as NjAny[];
+    if (!hasSplat(args)) {
+      this._compileAggregate(args, frame, "[", "]");
+      return;
+    }
+    const star = children.find((c) => c.typename === "PyStarArgs");
+    const starstar = children.find((c) => c.typename === "PyStarKwargs");
+    const keywords = children.filter((c) => c instanceof njNodes.KeywordArgs);
+    const positional = children.filter((c) => c !== star && c !== starstar && !keywords.includes(c));
+    this._emit("runtime.pyCallArgs([");
+    positional.forEach((c, i) => {
+      if (i > 0) this._emit(", ");
+      this.compile(c, frame);
+    });
+    this._emit("], ");
+    this.compileSplat(star, frame);
+    this._emit(", ");
+    if (keywords.length === 0) this._emit("null");
+    else {
+      const all = new njNodes.KeywordArgs(args.lineno, args.colno);
+      for (const k of keywords) for (const pair of k.children) all.addChild(pair);
+      this.compileDict(all, frame);
+    }
+    this._emit(", ");
+    this.compileSplat(starstar, frame);
+    this._emit(`, ${str(starstar === undefined ? "" : describe(starstar.value))})`);
+  }
+
+  /** `[value]` of a splat (so that a splat of an undefined value differs from no splat), or `null`. */
+  private compileSplat(splat: NjAny, frame: NjAny): void {
+    if (splat === undefined) {
+      this._emit("null");
+      return;
+    }
+    this._emit("[");
+    this.compile(splat.value, frame);
+    this._emit("]");
   }
 
   compileFilter(node: NjAny, frame: NjAny): void {
     const name = node.name.value as string;
     if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
-    this._emit(`env.getFilter(${str(name)}).call(context, `);
-    this._compileAggregate(node.args, frame);
+    if (hasSplat(node.args)) {
+      this._emit(`env.getFilter(${str(name)}).apply(context, `);
+      this.compileArgList(node.args, frame);
+    } else {
+      this._emit(`env.getFilter(${str(name)}).call(context, `);
+      this._compileAggregate(node.args, frame);
+    }
     this._emit(")");
   }
 
@@ -314,11 +371,14 @@ class PyCompiler extends BaseCompiler {
     if (right instanceof njNodes.FunCall) name = String(right.name.value);
     else name = right.value === null ? "none" : String(right.value);
     if (!this.names.tests.has(name)) this.fail(`no test named '${name}'`, node.lineno, node.colno);
-    this._emit(`(env.getTest(${str(name)}).call(context, `);
-    this.compile(node.left, frame);
-    if (right instanceof njNodes.FunCall && right.args) {
-      this._emit(", ");
-      this._compileAggregate(right.args, frame);
+    const args = new njNodes.NodeList(node.lineno, node.colno, [node.left]);
+    if (right instanceof njNodes.FunCall && right.args) for (const a of right.args.children) args.addChild(a);
+    if (hasSplat(args)) {
+      this._emit(`(env.getTest(${str(name)}).apply(context, `);
+      this.compileArgList(args, frame);
+    } else {
+      this._emit(`(env.getTest(${str(name)}).call(context, `);
+      this._compileAggregate(args, frame);
     }
     this._emit(") === true)");
   }
@@ -390,12 +450,43 @@ class PyCompiler extends BaseCompiler {
 
   compilePyFor(node: NjAny, frame: NjAny): void {
     this.pos(node);
+    if (!node.recursive) {
+      this.emitLoop(node, frame, () => this.compile(node.arr, frame), "0", "null");
+      return;
+    }
+    // A recursive loop is a function of its iterable and depth that returns its output; `loop(items)` calls it
+    // again one level deeper (Jinja renders `else` at every level, inside that function).
+    const outer = this._tmpid();
+    const fn = this._tmpid();
+    const items = this._tmpid();
+    const depth = this._tmpid();
+    this._emitLine(`var ${outer} = frame;`);
+    this._emitLine(`var ${fn} = function (${items}, ${depth}) {`);
+    this._emitLine(`var frame = ${outer};`);
+    const account = this._tmpid();
+    this._emitLine(`var ${account} = ${ACCOUNT};`);
+    this._emitLine(`${account}.enter();`);
+    this._emitLine("try {");
+    const buf = this._pushBuffer();
+    this._emitLine("");
+    this.emitLoop(node, frame, () => this._emit(items), depth, fn);
+    this._emitLine(`return ${buf};`);
+    this._popBuffer();
+    this._emitLine(`} finally { ${account}.leave(); }`);
+    this._emitLine("};");
+    this._emit(`${this.buffer} += ${fn}(`);
+    this.compile(node.arr, frame);
+    this._emitLine(", 0);");
+  }
+
+  /** The loop itself, writing to the current buffer; `depth` and `recurse` are what `loop` reports and calls. */
+  private emitLoop(node: NjAny, frame: NjAny, iterable: () => void, depth: string, recurse: string): void {
     const arr = this._tmpid();
     const len = this._tmpid();
     const i = this._tmpid();
     const loop = this._tmpid();
     this._emit(`var ${arr} = runtime.pyIter(`);
-    this.compile(node.arr, frame);
+    iterable();
     this._emitLine(`, ${str(describe(node.arr))});`);
     const outer = frame;
     frame = frame.push(true);
@@ -419,7 +510,8 @@ class PyCompiler extends BaseCompiler {
       this._emitLine(`${arr} = ${kept};`);
     }
     this._emitLine(`var ${len} = ${arr}.length;`);
-    this._emitLine(`var ${loop} = new runtime.PyLoop(${arr});`);
+    this._emitLine(`${ACCOUNT}.step(${len});`);
+    this._emitLine(`var ${loop} = new runtime.PyLoop(${arr}, ${depth}, ${recurse});`);
     this._emitLine(`frame.variables.loop = ${loop};`);
     this._emitLine(`for (var ${i} = 0; ${i} < ${len}; ${i}++) {`);
     this._emitLine(`${loop}.index0 = ${i};`);
@@ -453,11 +545,14 @@ class PyCompiler extends BaseCompiler {
     const macroName = node.name ? String(node.name.value) : "caller";
     const a = this._tmpid();
     const callerFrame = this._tmpid();
-    const flags = `${used.has("varargs")}, ${used.has("kwargs")}`;
+    const flags = `${used.has("varargs")}, ${used.has("kwargs")}, ${used.has("caller")}`;
     this._emitLine(
       `var ${funcId} = runtime.pyMacro(${str(macroName)}, ${JSON.stringify(params.map((p) => p.name))}, ${flags}, function (${a}) {`,
     );
     this._emitLine(`var ${callerFrame} = frame;`);
+    const account = this._tmpid();
+    this._emitLine(`var ${account} = ${ACCOUNT};`);
+    this._emitLine(`${account}.enter();`);
     this._emitLine(`frame = ${keepFrame ? "frame.push(true)" : "new runtime.Frame(undefined, true)"};`);
     this._emitLine("try {");
     const compileFrame = keepFrame ? frame.push(true) : new njRuntime.Frame(undefined, true);
@@ -475,9 +570,10 @@ class PyCompiler extends BaseCompiler {
     this._withScopedSyntax(() => this.compile(node.body, compileFrame));
     this._emitLine(`frame = ${callerFrame};`);
     // With autoescape off (Salt's setting) a Jinja macro returns a plain str, not Markup.
+    this._emitLine(`${account}.leave();`);
     this._emitLine(`return ${buf};`);
     this._emitLine(
-      `} catch (e) { frame = ${callerFrame}; throw runtime.pyTagError(e, lineno, colno, ${this._templateName()}); }`,
+      `} catch (e) { frame = ${callerFrame}; ${account}.leave(); throw runtime.pyTagError(e, lineno, colno, ${this._templateName()}); }`,
     );
     this._emitLine("});");
     this._popBuffer();

@@ -30,8 +30,15 @@ function roundTo(digits: bigint, scale: number, places: number): bigint {
   return q;
 }
 
+/** A double's exact decimal expansion has at most this many digits after the point (2^-1074 has 1074). */
+const MAX_EXACT_PLACES = 1074;
+/** ... and at most this many significant digits. */
+const MAX_EXACT_DIGITS = 767;
+
 /** `'%.{places}f' % x` for a finite x (sign handled by the caller: pass |x|). */
 export function fixedPy(x: number, places: number): string {
+  // Past the exact expansion every digit is 0: no need to compute 10^places.
+  if (places > MAX_EXACT_PLACES) return fixedPy(x, MAX_EXACT_PLACES) + "0".repeat(places - MAX_EXACT_PLACES);
   const { digits, scale } = exactDecimal(x);
   const n = roundTo(digits, scale, places).toString();
   if (places === 0) return n;
@@ -42,6 +49,10 @@ export function fixedPy(x: number, places: number): string {
 /** `'%.{places}e' % x` for a finite x ≥ 0. */
 export function expPy(x: number, places: number): string {
   if (x === 0) return `${places > 0 ? `0.${"0".repeat(places)}` : "0"}e+00`;
+  if (places > MAX_EXACT_DIGITS) {
+    const [mant, exp] = expPy(x, MAX_EXACT_DIGITS).split("e");
+    return `${mant}${"0".repeat(places - MAX_EXACT_DIGITS)}e${exp}`;
+  }
   const { digits, scale } = exactDecimal(x);
   const len = digits.toString().length;
   let e = len - 1 - scale;
@@ -58,6 +69,9 @@ export function expPy(x: number, places: number): string {
 /** Python's `round(x, places)` on a double. */
 export function roundPy(x: number, places: number): number {
   if (!Number.isFinite(x)) return x;
+  // Python: more places than a double has digits leave it as it is; fewer than its exponent give (signed) zero.
+  if (places > 323) return x;
+  if (places < -308) return 0 * x;
   if (places < 0) {
     const f = 10 ** -places;
     return roundPy(x / f, 0) * f;

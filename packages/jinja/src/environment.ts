@@ -3,11 +3,13 @@
 // parsed through @merge/yaml with a cache of parsed texts.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { setKey } from "@merge/core";
+import { isMergeError, setKey } from "@merge/core";
+import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { isDict, pyStr } from "./pyvalues.js";
+import { pyJsonLoads } from "./pyjson.js";
 import { decodeErrorMessage, hasJinja } from "./redact.js";
 import { pyRuntime } from "./runtime.js";
 import { loadSaltYaml, saltYamlFilter } from "./yaml-bridge.js";
@@ -87,6 +89,8 @@ export interface RenderState {
   vars: Record<string, unknown>;
   /** Rendered import texts of this config run; looked up only when a template imports something. */
   session: Map<string, string> | undefined;
+  /** What this render has spent of its limits. */
+  account: RenderAccount;
 }
 
 export class PyEnvironment extends NjEnvironment {
@@ -224,7 +228,7 @@ export class PyEnvironment extends NjEnvironment {
     const where = file ?? (this.pyState as RenderState).file;
     if (kind === "json") {
       try {
-        return JSON.parse(text.replace(/\bNaN\b|-?\bInfinity\b/g, "null"));
+        return pyJsonLoads(text);
       } catch (e) {
         throw new TemplateProblem(decodeErrorMessage(kind, where, e, literal));
       }

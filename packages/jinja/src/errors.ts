@@ -1,7 +1,7 @@
 // The error a template raises while it renders or compiles, before the renderer turns it into a MergeError with
 // the file, line and column (1-based) where it happened.
 export class TemplateProblem extends Error {
-  readonly code: "TEMPLATE_SYNTAX" | "TEMPLATE_RENDER";
+  readonly code: "TEMPLATE_SYNTAX" | "TEMPLATE_RENDER" | "TEMPLATE_LIMIT";
   file: string | undefined;
   line: number | undefined;
   column: number | undefined;
@@ -9,7 +9,7 @@ export class TemplateProblem extends Error {
   constructor(
     message: string,
     options: {
-      code?: "TEMPLATE_SYNTAX" | "TEMPLATE_RENDER";
+      code?: "TEMPLATE_SYNTAX" | "TEMPLATE_RENDER" | "TEMPLATE_LIMIT";
       file?: string;
       line?: number;
       column?: number;

@@ -1,18 +1,22 @@
 // Jinja's built-in filters and tests with Jinja/Python behaviour (nunjucks' versions differ in many small ways),
 // plus Salt's serializer filters. Registered per environment; nunjucks' globals are untouched.
 import { hasOwn } from "@merge/core";
+import { type RenderAccount, sizeOf } from "./budget.js";
+import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
 import { titleFilter } from "./opaque-filters.js";
 import { pyPercent } from "./pyformat.js";
-import { pyAdd, pyCompare, pyIn } from "./operators.js";
+import { pyCompare, pyIn, textOf } from "./operators.js";
 import { pyGetattr, pyIter } from "./runtime.js";
 import { isDict, isSafeString, markSafe, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 import { pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
+import { saltXml } from "./xml.js";
 import { saltYamlDquote, saltYamlEncode, saltYamlSquote } from "./yaml-bridge.js";
+import { opaqueActive, plainOpaque } from "./opaque.js";
 
 /** An item of `groupby`: a `(grouper, list)` tuple with those two names as attributes. */
 export class GroupTuple extends PyTuple {
@@ -33,6 +37,7 @@ export class GroupTuple extends PyTuple {
 /** What a filter sees as `this`: nunjucks' render Context. */
 export interface FilterThis {
   readonly env: {
+    readonly pyState: { readonly account: RenderAccount };
     getFilter(name: string): (...a: unknown[]) => unknown;
     getTest(name: string): (...a: unknown[]) => unknown;
     pyParse(kind: string, text: string): unknown;
@@ -86,11 +91,13 @@ function length(value: unknown): number {
   throw typeError(`object of type '${pyTypeName(value)}' has no len()`);
 }
 
-function indent(value: unknown, ...args: unknown[]): string {
+function indent(this: FilterThis, value: unknown, ...args: unknown[]): string {
   const [width = 4, first = false, blank = false] = bindArgs(args, ["width", "first", "blank"], "indent");
-  const pad = typeof width === "string" ? width : " ".repeat(Number(width));
   const s = `${text(value)}\n`;
   const lines = STR_METHODS.splitlines?.(s as never, []) as string[];
+  const padLength = typeof width === "string" ? width.length : Math.max(0, Number(width));
+  this.env.pyState.account.build(s.length + padLength * lines.length, "the filter indent");
+  const pad = typeof width === "string" ? width : " ".repeat(padLength);
   let rv: string;
   if (pyBool(blank)) rv = lines.join(`\n${pad}`);
   else {
@@ -100,15 +107,28 @@ function indent(value: unknown, ...args: unknown[]): string {
   return pyBool(first) ? pad + rv : rv;
 }
 
+/** A text key equal for values Python finds equal (`1`, `1.0`, `True`), or Python's error for unhashable ones. */
+function hashKey(v: unknown): string {
+  // With opaque text on, a marked string hashes as the text it stands for (as `==` compares it).
+  if (typeof v === "string") return `s${opaqueActive() ? plainOpaque(v) : v}`;
+  if (isSafeString(v)) return `s${opaqueActive() ? plainOpaque(v.val) : v.val}`;
+  if (typeof v === "number" || typeof v === "boolean") return `n${Number(v)}`;
+  if (typeof v === "bigint") return `n${v}`;
+  if (v === null) return "N";
+  if (v instanceof PyTuple) return `t(${v.map(hashKey).join(",")})`;
+  throw typeError(`unhashable type: '${pyTypeName(v)}'`);
+}
+
 function unique(value: unknown, ...args: unknown[]): unknown[] {
   const [caseSensitive = false, attribute] = bindArgs(args, ["case_sensitive", "attribute"], "unique");
   const get = attrGetter(attribute);
-  const seen: unknown[] = [];
+  // Python keeps a set of what it has seen.
+  const seen = new Set<string>();
   const out: unknown[] = [];
   for (const item of pyIter(value, "value")) {
-    const key = sortKey(get(item), pyBool(caseSensitive));
-    if (seen.some((s) => pyEq(s, key))) continue;
-    seen.push(key);
+    const key = hashKey(sortKey(get(item), pyBool(caseSensitive)));
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(item);
   }
   return out;
@@ -154,6 +174,8 @@ function mapFilter(this: FilterThis, value: unknown, ...args: unknown[]): unknow
 function roundFilter(value: unknown, ...args: unknown[]): number {
   const [precision = 0, method = "common"] = bindArgs(args, ["precision", "method"], "round");
   const p = 10 ** Number(precision);
+  if (method !== "common" && !Number.isFinite(p))
+    throw new TemplateProblem("OverflowError: int too large to convert to float");
   const n = Number(value) * p;
   if (method === "ceil") return Math.ceil(n) / p;
   if (method === "floor") return Math.floor(n) / p;
@@ -202,9 +224,10 @@ function dictsort(value: unknown, ...args: unknown[]): PyTuple[] {
   return items;
 }
 
-function batch(value: unknown, ...args: unknown[]): unknown[][] {
+function batch(this: FilterThis, value: unknown, ...args: unknown[]): unknown[][] {
   const [count, fill] = bindArgs(args, ["linecount", "fill_with"], "batch");
   const n = Number(count);
+  if (fill !== undefined) this.env.pyState.account.build(n, "the filter batch");
   const out: unknown[][] = [];
   let cur: unknown[] = [];
   for (const x of pyIter(value, "value")) {
@@ -243,13 +266,78 @@ function minmax(sign: number) {
   };
 }
 
+/** A JSON indent is repeated once per level on every line: its width is charged before any of that is made. */
+function chargeIndent(self: FilterThis, indent: unknown, filter: string): void {
+  const width = typeof indent === "number" ? indent : typeof indent === "string" ? indent.length : 0;
+  if (width > 0) self.env.pyState.account.build(width, `the filter ${filter}`);
+}
+
+/** Filters that return a value they were given (or a number), or charge what they build themselves. */
+const HOLDING_FILTERS = new Set([
+  "abs",
+  "attr",
+  "center",
+  "count",
+  "d",
+  "default",
+  "first",
+  "float",
+  "indent",
+  "int",
+  "join",
+  "last",
+  "length",
+  "load_json",
+  "load_text",
+  "load_yaml",
+  "max",
+  "min",
+  "random",
+  "replace",
+  "round",
+  "safe",
+  "sum",
+  "traverse",
+  "wordcount",
+]);
+
+/** Filters that answer without visiting the items of a list or mapping they are given. */
+const CONSTANT_TIME_FILTERS = new Set(["attr", "count", "d", "default", "first", "last", "length"]);
+/** Filters that sort: n·log2(n) comparisons. */
+const SORTING_FILTERS = new Set(["dictsort", "groupby", "sort"]);
+
+/**
+ * `filter` with its costs charged to the render's account: each item of a list or mapping it visits is a step
+ * (a sort n·log2(n) of them), and the size of what it returns (characters, items) is built, unless it only
+ * returns something it was given. Renderers register their filters through this.
+ */
+export function chargedFilter(name: string, filter: Filter): Filter {
+  const builds = !HOLDING_FILTERS.has(name);
+  const visits = !CONSTANT_TIME_FILTERS.has(name);
+  const sorts = SORTING_FILTERS.has(name);
+  return function charged(this: FilterThis, value: unknown, ...args: unknown[]): unknown {
+    const account = this.env.pyState.account;
+    if (visits && (Array.isArray(value) || isDict(value))) {
+      const n = sizeOf(value);
+      account.step(sorts && n > 1 ? Math.ceil(n * Math.log2(n)) : n);
+    }
+    const result = filter.call(this, value, ...args);
+    // `|string` of a string is that string.
+    if (builds && (name !== "string" || textOf(value) === undefined))
+      account.build(sizeOf(result), `the filter ${name}`);
+    return result;
+  };
+}
+
 export function jinjaFilters(): Record<string, Filter> {
   const f: Record<string, Filter> = {
     abs: (v) => Math.abs(Number(v)),
     attr: (v, name) => getattr(v, String(name), "value"),
     batch,
     capitalize: (v) => STR_METHODS.capitalize?.(text(v) as never, []),
-    center: (v, width = 80) => STR_METHODS.center?.(text(v) as never, [width]),
+    center(this: FilterThis, v, width = 80) {
+      return STR_METHODS.center?.(text(v) as never, [width], this.env.pyState.account);
+    },
     count: (v) => length(v),
     default: (v, ...args) => {
       const [def = "", boolean = false] = bindArgs(args, ["default_value", "boolean"], "default");
@@ -264,11 +352,11 @@ export function jinjaFilters(): Record<string, Filter> {
       return items[0];
     },
     float: toFloat,
-    format: (v, ...args) => {
+    format(this: FilterThis, v, ...args) {
       const { pos, kw } = splitArgs(args);
       if (pos.length > 0 && kw !== undefined)
         throw new TemplateProblem("can't handle positional and keyword arguments at the same time");
-      return pyPercent(text(v), kw !== undefined ? { ...kw } : PyTuple.of_(pos));
+      return pyPercent(text(v), kw !== undefined ? { ...kw } : PyTuple.of_(pos), this.env.pyState.account);
     },
     indent,
     int: toInt,
@@ -278,12 +366,15 @@ export function jinjaFilters(): Record<string, Filter> {
         : isDict(v)
           ? Object.keys(v).map((k) => PyTuple.from2(k, v[k]))
           : typeError("items() needs a mapping"),
-    join: (v, ...args) => {
+    join(this: FilterThis, v, ...args) {
       const [d = "", attribute] = bindArgs(args, ["d", "attribute"], "join");
       const get = attrGetter(attribute);
-      return pyIter(v, "value")
-        .map((x) => text(get(x)))
-        .join(text(d));
+      const parts = pyIter(v, "value").map((x) => text(get(x)));
+      const sep = text(d);
+      let size = Math.max(0, parts.length - 1) * sep.length;
+      for (const part of parts) size += part.length;
+      this.env.pyState.account.build(size, "the filter join");
+      return parts.join(sep);
     },
     last: (v) => {
       if (v === undefined) return undefined;
@@ -306,11 +397,13 @@ export function jinjaFilters(): Record<string, Filter> {
       const t = testFn(this, args.slice(1));
       return list(v).filter((x) => !t(get(x)));
     },
-    replace: (v, old, rep, count) =>
-      STR_METHODS.replace?.(
+    replace(this: FilterThis, v, old, rep, count) {
+      return STR_METHODS.replace?.(
         text(v) as never,
         count === undefined || count === null ? [old, rep] : [old, rep, count],
-      ),
+        this.env.pyState.account,
+      );
+    },
     reverse: (v) => {
       if (typeof v === "string" || isSafeString(v)) return Array.from(text(v)).reverse().join("");
       return list(v).reverse();
@@ -392,10 +485,11 @@ export function jinjaFilters(): Record<string, Filter> {
         return v.map((p) => `${qs((p as unknown[])[0])}=${qs((p as unknown[])[1])}`).join("&");
       return enc(v).replace(/%2F/g, "/");
     },
-    slice: (v, ...args) => {
+    slice(this: FilterThis, v, ...args) {
       const [count, fill] = bindArgs(args, ["slices", "fill_with"], "slice");
       const items = list(v);
       const n = Number(count);
+      this.env.pyState.account.build(n, "the filter slice");
       const per = Math.floor(items.length / n);
       const extra = items.length % n;
       const out: unknown[][] = [];
@@ -411,16 +505,17 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     sort: sortFilter,
     string: (v) => text(v),
-    sum: (v, ...args) => {
+    sum(this: FilterThis, v, ...args) {
       const [attribute, start = 0] = bindArgs(args, ["attribute", "start"], "sum");
       const get = attrGetter(attribute);
       let total: unknown = start;
-      for (const x of pyIter(v, "value")) total = pyAdd(total, get(x));
+      for (const x of pyIter(v, "value")) total = chargedAdd(total, get(x), this.env.pyState.account);
       return total;
     },
     title: (v) => titleFilter(text(v)),
-    tojson: (v, ...args) => {
+    tojson(this: FilterThis, v, ...args) {
       const [ind] = bindArgs(args, ["indent"], "tojson");
+      chargeIndent(this, ind, "tojson");
       const json = pyJsonDumps(v, { sortKeys: true, indent: ind as number | undefined, asciiOnly: true });
       return markSafe(
         json.replace(/[<>&']/g, (c) => `\\u00${c.charCodeAt(0).toString(16).padStart(2, "0")}`),
@@ -455,8 +550,9 @@ export function jinjaFilters(): Record<string, Filter> {
 /** Salt's serializer filters (SerializerExtension) and the Salt filters issue 8 asks for. */
 export function saltFilters(strict: boolean): Record<string, Filter> {
   const f: Record<string, Filter> = {
-    json: (v, ...args) => {
+    json(this: FilterThis, v, ...args) {
       const [sortKeys = true, ind] = bindArgs(args, ["sort_keys", "indent"], "json");
+      chargeIndent(this, ind, "json");
       return markSafe(
         pyJsonDumps(v, { sortKeys: pyBool(sortKeys), indent: ind as number | string | undefined }).trim(),
       );
@@ -465,6 +561,7 @@ export function saltFilters(strict: boolean): Record<string, Filter> {
       const [flow = true] = bindArgs(args, ["flow_style"], "yaml");
       return markSafe(this.env.pyYaml(v, flow));
     },
+    xml: (v) => saltXml(v),
     python: (v) => markSafe(pyPformat(v).trim()),
     load_yaml(this: FilterThis, v) {
       return this.env.pyParse("yaml", text(v));

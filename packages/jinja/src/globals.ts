@@ -1,5 +1,9 @@
 // The globals Jinja gives every template (`range`, `dict`, `cycler`, `joiner`, `namespace`).
-import { isDict } from "./pyvalues.js";
+import { accountOf, RenderAccount } from "./budget.js";
+import { TemplateProblem, typeError } from "./errors.js";
+import { splitArgs } from "./kwargs.js";
+import { pyDictCall, pyFromKeys } from "./pydict.js";
+import { pyTypeName } from "./pyvalues.js";
 import { Namespace } from "./runtime.js";
 
 /** Jinja's `cycler(...)`: `next()` returns the items in turn, `current` the one `next()` will return. */
@@ -20,21 +24,51 @@ class Cycler {
   }
 }
 
+/** A mapping a global built, charged by its size to the account of the render that called it (`this`). */
+function charged<T extends Record<string, unknown>>(context: unknown, value: T, what: string): T {
+  accountOf(context)?.build(Object.keys(value).length, what);
+  return value;
+}
+
 export function baseGlobals(): Record<string, unknown> {
   return {
-    range: (start: number, stop?: number, step = 1) => {
-      const [a, b] = stop === undefined ? [0, start] : [start, stop];
-      const out: number[] = [];
-      if (step > 0) for (let i = a; i < b; i += step) out.push(i);
-      else if (step < 0) for (let i = a; i > b; i += step) out.push(i);
+    range(this: unknown, ...args: unknown[]): number[] {
+      const { pos, kw } = splitArgs(args);
+      if (kw !== undefined) throw typeError("range() takes no keyword arguments");
+      if (pos.length === 0 || pos.length > 3)
+        throw typeError(
+          `range expected ${pos.length === 0 ? "at least 1 argument" : "at most 3 arguments"}, got ${pos.length}`,
+        );
+      for (const n of pos) {
+        if (typeof n !== "boolean" && !(typeof n === "number" && Number.isInteger(n)))
+          throw typeError(`'${pyTypeName(n)}' object cannot be interpreted as an integer`);
+      }
+      const [a, b, step] =
+        pos.length === 1 ? [0, Number(pos[0]), 1] : [Number(pos[0]), Number(pos[1]), Number(pos[2] ?? 1)];
+      if (step === 0) throw new TemplateProblem("ValueError: range() arg 3 must not be zero");
+      // Python's range is lazy; ours is a list, charged to the render's account before it is made.
+      const count = Math.max(0, Math.ceil((b - a) / step));
+      (accountOf(this) ?? new RenderAccount()).build(count, "range()");
+      const out: number[] = new Array(count);
+      for (let i = 0; i < count; i++) out[i] = a + i * step;
       return out;
     },
-    dict: (...args: unknown[]) => {
-      const out: Record<string, unknown> = {};
-      for (const a of args)
-        if (isDict(a)) for (const k of Object.keys(a)) if (k !== "__keywords") out[k] = a[k];
-      return out;
-    },
+    // Python's `dict` type: callable, with the class method `dict.fromkeys`.
+    dict: Object.defineProperty(
+      function dict(this: unknown, ...args: unknown[]) {
+        return charged(this, pyDictCall(args), "dict()");
+      },
+      "pyAttrs",
+      {
+        value: Object.freeze(
+          Object.assign(Object.create(null), {
+            fromkeys(this: unknown, ...args: unknown[]) {
+              return charged(this, pyFromKeys(args), "dict.fromkeys()");
+            },
+          }),
+        ),
+      },
+    ),
     cycler: (...items: unknown[]) => new Cycler(items),
     joiner: (sep: unknown = ", ") => {
       let first = true;
@@ -46,11 +80,6 @@ export function baseGlobals(): Record<string, unknown> {
         return sep;
       };
     },
-    namespace: (...args: unknown[]) => {
-      const init: Record<string, unknown> = {};
-      for (const a of args)
-        if (isDict(a)) for (const k of Object.keys(a)) if (k !== "__keywords") init[k] = a[k];
-      return new Namespace(init);
-    },
+    namespace: (...args: unknown[]) => new Namespace(pyDictCall(args)),
   };
 }

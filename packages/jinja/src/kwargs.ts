@@ -1,11 +1,33 @@
 // nunjucks passes keyword arguments as a trailing object flagged `__keywords`; these helpers read them the way
-// Python binds a call's arguments.
+// Python binds a call's arguments. The flag a template's call sets is also a symbol, which data cannot carry: a
+// mapping from a grain that happens to hold a `__keywords` key is still an ordinary positional argument.
 import { hasOwn } from "@merge/core";
 
 export type Kwargs = Record<string, unknown>;
 
+/** Marks a call's keyword arguments; its value tells whether their `__keywords` key is the marker (true) or data. */
+const KEYWORDS: unique symbol = Symbol("keyword arguments");
+
+/** Marks `obj` as a call's keyword arguments (nunjucks' `makeKeywordArgs`, as the compiled templates call it). */
+export function makeKeywordArgs<T extends object>(obj: T): T {
+  const keyword = hasOwn(obj, "__keywords");
+  Object.defineProperty(obj, KEYWORDS, { value: !keyword });
+  // The documented convention for `__salt__` functions written by callers (unless a keyword has that very name).
+  if (!keyword) (obj as Record<string, unknown>).__keywords = true;
+  return obj;
+}
+
 export function isKwargs(value: unknown): value is Kwargs {
-  return typeof value === "object" && value !== null && hasOwn(value, "__keywords");
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Object.getOwnPropertyDescriptor(value, KEYWORDS) !== undefined
+  );
+}
+
+/** Whether `key` of keyword arguments `kw` is a keyword, not nunjucks' `__keywords` marker. */
+export function isKeyword(kw: Kwargs, key: string): boolean {
+  return hasOwn(kw, key) && (key !== "__keywords" || (kw as { [KEYWORDS]?: boolean })[KEYWORDS] === false);
 }
 
 /** Splits `args` into positional values and keyword values (without the marker). */
@@ -13,7 +35,7 @@ export function splitArgs(args: readonly unknown[]): { pos: unknown[]; kw: Kwarg
   const last = args[args.length - 1];
   if (args.length > 0 && isKwargs(last)) {
     const kw: Kwargs = Object.create(null);
-    for (const k in last) if (k !== "__keywords" && hasOwn(last, k)) kw[k] = last[k];
+    for (const k in last) if (isKeyword(last, k)) kw[k] = last[k];
     return { pos: args.slice(0, -1), kw };
   }
   return { pos: args as unknown[], kw: undefined };

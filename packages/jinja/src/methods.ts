@@ -1,14 +1,22 @@
 // Python methods on template values: `d.get('k', x)`, `d.items()`, `l.append(x)`, `s.split(',')`, ...
 // Dict/list methods mutate in place as in Python (that is how `{% do stack.update({...}) %}` changes the stack).
 import { hasOwn, setKey } from "@merge/core";
-import { TemplateProblem } from "./errors.js";
+import { RenderAccount } from "./budget.js";
+import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
 import { opaqueActive, ownKey } from "./opaque.js";
 import { opaqueStrMethods } from "./opaque-methods.js";
 import { pyFormatMethod } from "./pyformat.js";
+import { dictKey, pyFromKeys, updateFrom } from "./pydict.js";
 import { DictView, isDict, isSafeString, PyTuple, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
-type Method = (self: never, args: readonly unknown[]) => unknown;
+/** A Python method: `self`, the call's arguments, and the render's account for methods whose cost depends on them. */
+type Method = (self: never, args: readonly unknown[], account?: RenderAccount) => unknown;
+
+/** The account to charge: the render's, or a fresh one with the default limits outside a render. */
+function charge(account: RenderAccount | undefined): RenderAccount {
+  return account ?? new RenderAccount();
+}
 type Dict = Record<string, unknown>;
 
 function keyOf(key: unknown): string {
@@ -23,23 +31,25 @@ function view(kind: DictView["kind"]): DictView {
 
 function update(self: Dict, args: readonly unknown[]): null {
   const { pos, kw } = splitArgs(args);
-  for (const src of pos) {
-    if (isDict(src)) {
-      for (const k in src) if (hasOwn(src, k)) setKey(self, ownKey(self, k) ?? k, src[k]);
-    } else if (Array.isArray(src)) {
-      for (const pair of src) {
-        if (!Array.isArray(pair) || pair.length !== 2) {
-          throw new TemplateProblem("ValueError: dictionary update sequence element has wrong length");
-        }
-        const k = keyOf(pair[0]);
-        setKey(self, ownKey(self, k) ?? k, pair[1]);
-      }
-    } else if (src !== undefined && src !== null) {
-      throw new TemplateProblem(`TypeError: '${pyTypeName(src)}' object is not iterable`);
-    }
-  }
+  if (pos.length > 1) throw typeError(`update expected at most 1 argument, got ${pos.length}`);
+  if (pos.length === 1) updateFrom(self, pos[0]);
   if (kw) for (const k in kw) setKey(self, k, kw[k]);
   return null;
+}
+
+/** The positional arguments of a Python slot method (`__getitem__`, ...), which takes exactly `n` of them. */
+function slotArgs(args: readonly unknown[], n: number, name: string): unknown[] {
+  const { pos, kw } = splitArgs(args);
+  if (kw !== undefined) throw typeError(`${name}() takes no keyword arguments`);
+  if (pos.length !== n)
+    throw typeError(
+      `${name}() takes exactly ${n === 1 ? "one argument" : `${n} arguments`} (${pos.length} given)`,
+    );
+  return pos;
+}
+
+function missingKey(key: unknown): TemplateProblem {
+  return new TemplateProblem(`KeyError: ${pyRepr(key)}`);
 }
 
 export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
@@ -99,6 +109,34 @@ export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(
     for (const k of Object.keys(self)) delete self[k];
     return null;
   },
+  fromkeys: (_self: Dict, args: readonly unknown[]) => pyFromKeys(args),
+  // The slot methods Jinja users call on dicts, as `{% do d.__setitem__('k', v) %}` (docs/templates.md).
+  __getitem__: (self: Dict, args: readonly unknown[]) => {
+    const [key] = slotArgs(args, 1, "__getitem__");
+    const k = dictKey(key);
+    if (!hasOwn(self, k)) throw missingKey(key);
+    return self[k];
+  },
+  __setitem__: (self: Dict, args: readonly unknown[]) => {
+    const [key, value] = slotArgs(args, 2, "__setitem__");
+    setKey(self, dictKey(key), value);
+    return null;
+  },
+  __delitem__: (self: Dict, args: readonly unknown[]) => {
+    const [key] = slotArgs(args, 1, "__delitem__");
+    const k = dictKey(key);
+    if (!hasOwn(self, k)) throw missingKey(key);
+    delete self[k];
+    return null;
+  },
+  __contains__: (self: Dict, args: readonly unknown[]) => {
+    const [key] = slotArgs(args, 1, "__contains__");
+    return hasOwn(self, dictKey(key));
+  },
+  __len__: (self: Dict, args: readonly unknown[]) => {
+    slotArgs(args, 0, "__len__");
+    return Object.keys(self).length;
+  },
 });
 
 function listIndex(self: unknown[], i: unknown): number {
@@ -111,9 +149,12 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
     self.push(args[0]);
     return null;
   },
-  extend: (self: unknown[], args: readonly unknown[]) => {
+  extend: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
     const src = args[0];
-    if (Array.isArray(src)) for (const x of src) self.push(x);
+    const added = Array.isArray(src) ? src.length : typeof src === "string" ? src.length : 0;
+    charge(account).grow(self.length + added, added, "list.extend");
+    // `l.extend(l)` doubles the list once, as in Python (iterating a list while it grows would never end).
+    if (Array.isArray(src)) for (const x of src === self ? src.slice() : src) self.push(x);
     else if (typeof src === "string") for (const ch of src) self.push(ch);
     else if (isDict(src)) for (const k in src) self.push(k);
     else throw new TemplateProblem(`TypeError: '${pyTypeName(src)}' object is not iterable`);
@@ -131,18 +172,23 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
     if (i < 0 || i >= self.length) throw new TemplateProblem("IndexError: pop index out of range");
     return self.splice(i, 1)[0];
   },
-  remove: (self: unknown[], args: readonly unknown[]) => {
+  remove: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    charge(account).step(self.length);
     const i = self.findIndex((x) => pyEq(x, args[0]));
     if (i === -1) throw new TemplateProblem("ValueError: list.remove(x): x not in list");
     self.splice(i, 1);
     return null;
   },
-  index: (self: unknown[], args: readonly unknown[]) => {
+  index: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    charge(account).step(self.length);
     const i = self.findIndex((x) => pyEq(x, args[0]));
     if (i === -1) throw new TemplateProblem(`ValueError: ${pyRepr(args[0])} is not in list`);
     return i;
   },
-  count: (self: unknown[], args: readonly unknown[]) => self.filter((x) => pyEq(x, args[0])).length,
+  count: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    charge(account).step(self.length);
+    return self.filter((x) => pyEq(x, args[0])).length;
+  },
   reverse: (self: unknown[]) => {
     self.reverse();
     return null;
@@ -152,9 +198,45 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
     self.length = 0;
     return null;
   },
+  __getitem__: (self: unknown[], args: readonly unknown[]) => {
+    const [index] = slotArgs(args, 1, "__getitem__");
+    return self[seqSlot(self.length, index, self, "index out of range")];
+  },
+  __setitem__: (self: unknown[], args: readonly unknown[]) => {
+    const [index, value] = slotArgs(args, 2, "__setitem__");
+    if (self instanceof PyTuple) throw typeError("'tuple' object does not support item assignment");
+    self[seqSlot(self.length, index, self, "assignment index out of range")] = value;
+    return null;
+  },
+  __delitem__: (self: unknown[], args: readonly unknown[]) => {
+    const [index] = slotArgs(args, 1, "__delitem__");
+    if (self instanceof PyTuple) throw typeError("'tuple' object doesn't support item deletion");
+    self.splice(seqSlot(self.length, index, self, "assignment index out of range"), 1);
+    return null;
+  },
+  __contains__: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    const [item] = slotArgs(args, 1, "__contains__");
+    charge(account).step(self.length);
+    return self.some((x) => pyEq(x, item));
+  },
+  __len__: (self: unknown[], args: readonly unknown[]) => {
+    slotArgs(args, 0, "__len__");
+    return self.length;
+  },
 });
 
 const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
+
+/** The array index Python's `seq[index]` means (negative from the end), or its IndexError/TypeError. */
+function seqSlot(length: number, index: unknown, self: unknown, problem: string): number {
+  const kind = typeof self === "string" ? "string" : self instanceof PyTuple ? "tuple" : "list";
+  if (typeof index !== "boolean" && !(typeof index === "number" && Number.isInteger(index)))
+    throw typeError(`${kind} indices must be integers or slices, not ${pyTypeName(index)}`);
+  const n = Number(index);
+  const i = n < 0 ? length + n : n;
+  if (i < 0 || i >= length) throw new TemplateProblem(`IndexError: ${kind} ${problem}`);
+  return i;
+}
 
 /** Python's whitespace for str.split()/strip() without arguments. */
 const PY_SPACE =
@@ -272,18 +354,23 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
   },
   swapcase: (self: string) =>
     Array.from(textOf(self), (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(""),
-  replace: (self: string, args: readonly unknown[]) => {
+  replace: (self: string, args: readonly unknown[], account?: RenderAccount) => {
     const s = textOf(self);
     const old = String(args[0]);
     const rep = String(args[1]);
     const count = args.length > 2 ? Number(args[2]) : -1;
-    if (count < 0) return s.split(old).join(rep);
-    const parts = s.split(old);
+    // Python finds the empty string before every character and at the end.
+    const parts = old === "" ? ["", ...Array.from(s), ""] : s.split(old);
+    const n = count < 0 ? parts.length - 1 : Math.min(count, parts.length - 1);
+    charge(account).build(s.length + n * (rep.length - old.length), "str.replace");
+    if (old === "") return parts.slice(0, n + 1).join(rep) + parts.slice(n + 1).join("");
+    if (count < 0) return parts.join(rep);
     if (parts.length <= count + 1) return parts.join(rep);
     return parts.slice(0, count + 1).join(rep) + old + parts.slice(count + 1).join(old);
   },
-  format: (self: string, args: readonly unknown[]) => pyFormatMethod(textOf(self), args),
-  join: (self: string, args: readonly unknown[]) => {
+  format: (self: string, args: readonly unknown[], account?: RenderAccount) =>
+    pyFormatMethod(textOf(self), args, charge(account)),
+  join: (self: string, args: readonly unknown[], account?: RenderAccount) => {
     const src = args[0];
     const items = Array.isArray(src)
       ? src
@@ -299,7 +386,11 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
         );
       }
     }
-    return items.map((x) => pyStr(x)).join(textOf(self));
+    const sep = textOf(self);
+    let size = Math.max(0, items.length - 1) * sep.length;
+    for (const item of items) size += textOf(item).length;
+    charge(account).build(size, "str.join");
+    return items.map((x) => pyStr(x)).join(sep);
   },
   find: (self: string, args: readonly unknown[]) => textOf(self).indexOf(String(args[0])),
   rfind: (self: string, args: readonly unknown[]) => textOf(self).lastIndexOf(String(args[0])),
@@ -321,26 +412,32 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
     textOf(self).length > 0 && stripChars(textOf(self), undefined, true, true) === "",
   islower: (self: string) => /\p{Ll}/u.test(textOf(self)) && !/\p{Lu}/u.test(textOf(self)),
   isupper: (self: string) => /\p{Lu}/u.test(textOf(self)) && !/\p{Ll}/u.test(textOf(self)),
-  zfill: (self: string, args: readonly unknown[]) => {
+  zfill: (self: string, args: readonly unknown[], account?: RenderAccount) => {
     const s = textOf(self);
-    const width = Number(args[0]);
+    const width = padWidth(s, args[0], account, "str.zfill");
     if (s.length >= width) return s;
     const sign = s[0] === "-" || s[0] === "+" ? (s[0] as string) : "";
     return sign + "0".repeat(width - s.length) + s.slice(sign.length);
   },
-  center: (self: string, args: readonly unknown[]) => {
+  center: (self: string, args: readonly unknown[], account?: RenderAccount) => {
     const s = textOf(self);
-    const width = Number(args[0]);
+    const width = padWidth(s, args[0], account, "str.center");
     const fill = args.length > 1 ? String(args[1]) : " ";
     if (s.length >= width) return s;
     const total = width - s.length;
     const left = Math.floor(total / 2) + (total & width & 1);
     return fill.repeat(left) + s + fill.repeat(total - left);
   },
-  ljust: (self: string, args: readonly unknown[]) =>
-    textOf(self).padEnd(Number(args[0]), args.length > 1 ? String(args[1]) : " "),
-  rjust: (self: string, args: readonly unknown[]) =>
-    textOf(self).padStart(Number(args[0]), args.length > 1 ? String(args[1]) : " "),
+  ljust: (self: string, args: readonly unknown[], account?: RenderAccount) =>
+    textOf(self).padEnd(
+      padWidth(textOf(self), args[0], account, "str.ljust"),
+      args.length > 1 ? String(args[1]) : " ",
+    ),
+  rjust: (self: string, args: readonly unknown[], account?: RenderAccount) =>
+    textOf(self).padStart(
+      padWidth(textOf(self), args[0], account, "str.rjust"),
+      args.length > 1 ? String(args[1]) : " ",
+    ),
   partition: (self: string, args: readonly unknown[]) => {
     const s = textOf(self);
     const sep = String(args[0]);
@@ -349,10 +446,38 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
   },
   encode: (self: string) => textOf(self),
   decode: (self: string) => textOf(self),
+  __getitem__: (self: string, args: readonly unknown[]) => {
+    const [index] = slotArgs(args, 1, "__getitem__");
+    const chars = Array.from(textOf(self));
+    return chars[seqSlot(chars.length, index, "", "index out of range")];
+  },
+  __contains__: (self: string, args: readonly unknown[]) => {
+    const [item] = slotArgs(args, 1, "__contains__");
+    if (typeof item !== "string" && !isSafeString(item))
+      throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
+    return textOf(self).includes(textOf(item));
+  },
+  __len__: (self: string, args: readonly unknown[]) => {
+    slotArgs(args, 0, "__len__");
+    return Array.from(textOf(self)).length;
+  },
 });
 
 /** The string methods as an opaque render runs them (see opaque-methods.ts). */
 export const OPAQUE_STR_METHODS: Record<string, Method> = opaqueStrMethods(STR_METHODS);
+
+/** A padding width, charged when it makes the text longer. */
+function padWidth(s: string, width: unknown, account: RenderAccount | undefined, what: string): number {
+  const w = Number(width);
+  if (w > s.length) charge(account).build(w, what);
+  return w;
+}
+
+/** Whether the method `name` of `table` returns a value it built (charged by its size), not one it holds. */
+export function methodBuilds(table: Record<string, Method>, name: string): boolean {
+  if (table === STR_METHODS) return true;
+  return name === "copy" || name === "keys" || name === "values" || name === "items" || name === "fromkeys";
+}
 
 /** The Python method `name` of `self`, or undefined when its type has no such method. */
 export function methodTable(self: unknown): Record<string, Method> | undefined {

@@ -1,7 +1,7 @@
 // Python's string methods in a render with opaque text on (see opaque.ts): each answers as the plain method answers
 // for the plain text, and every piece it returns is cut out of the marked string at the same indices, so characters
 // keep their marks (a minion's `/` split off a grain is still the minion's `/`).
-import { isKwargs } from "./kwargs.js";
+import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
 import { cutPiece, markText, plainOpaque } from "./opaque.js";
 import { isSafeString, PyTuple } from "./pyvalues.js";
 
@@ -19,8 +19,8 @@ function plainArg(arg: unknown): unknown {
   if (Array.isArray(arg)) return arg.map(plainArg);
   if (isKwargs(arg)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(arg)) out[k] = k === "__keywords" ? arg[k] : plainArg(arg[k]);
-    return out;
+    for (const k of Object.keys(arg)) if (isKeyword(arg, k)) out[k] = plainArg(arg[k]);
+    return makeKeywordArgs(out);
   }
   return arg;
 }
@@ -117,7 +117,16 @@ export function opaqueStrMethods(base: Record<string, Method>): Record<string, M
       const p = plainOpaque(s);
       const rep = String(args[1]);
       const count = args.length > 2 ? Number(args[2]) : -1;
-      const found = occurrences(p, plainOpaque(String(args[0])));
+      const old = plainOpaque(String(args[0]));
+      // Python inserts `new` before every character and at the end when `old` is empty (up to `count` times).
+      if (old === "") {
+        const chars = Array.from(s);
+        const limit = count < 0 ? chars.length + 1 : Math.min(count, chars.length + 1);
+        let out = "";
+        for (let i = 0; i < chars.length; i++) out += (i < limit ? rep : "") + chars[i];
+        return limit > chars.length ? out + rep : out;
+      }
+      const found = occurrences(p, old);
       const parts: string[] = [];
       let from = 0;
       for (const [a, b] of found) {

@@ -66,9 +66,10 @@ function repeat(seq: unknown, n: number): unknown {
   const s = textOf(seq);
   if (s !== undefined) return s.repeat(count);
   const arr = seq as unknown[];
-  const out: unknown[] = [];
-  for (let i = 0; i < count; i++) for (const x of arr) out.push(x);
-  return arr instanceof PyTuple ? PyTuple.of_(out) : out;
+  const out: unknown[] =
+    arr instanceof PyTuple ? new PyTuple(count * arr.length) : new Array(count * arr.length);
+  for (let i = 0, k = 0; i < count; i++) for (let j = 0; j < arr.length; j++) out[k++] = arr[j];
+  return out;
 }
 
 export function pyMul(a: unknown, b: unknown): unknown {

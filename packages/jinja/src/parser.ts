@@ -17,11 +17,15 @@ export const PyImportData: NjAny = Node.extend("PyImportData", {
 });
 /** `{% load_yaml as v %}...{% endload %}`: parse the rendered block. */
 export const PyLoadData: NjAny = Node.extend("PyLoadData", { fields: ["kind", "body"] });
+/** `*value` in a call's arguments. */
+export const PyStarArgs: NjAny = Node.extend("PyStarArgs", { fields: ["value"] });
+/** `**value` in a call's arguments. */
+export const PyStarKwargs: NjAny = Node.extend("PyStarKwargs", { fields: ["value"] });
 /** `{% with %}` scope. */
 export const PyWith: NjAny = Node.extend("PyWith", { fields: ["targets", "values", "body"] });
-/** A `for` loop with Jinja's optional `if` filter. */
+/** A `for` loop with Jinja's optional `if` filter and `recursive` marker. */
 export const PyFor: NjAny = njNodes.For.extend("PyFor", {
-  fields: ["arr", "name", "body", "else_", "filter"],
+  fields: ["arr", "name", "body", "else_", "filter", "recursive"],
 });
 
 const IMPORT_TAGS: Record<string, string> = { import_yaml: "yaml", import_json: "json", import_text: "text" };
@@ -90,8 +94,7 @@ class PyParser extends BaseParser {
     if (!this.skipSymbol("in")) this.fail('expected "in" in for loop', forTok.lineno, forTok.colno);
     node.arr = this.parseOr();
     node.filter = this.skipSymbol("if") ? this.parseExpression() : null;
-    if (this.skipSymbol("recursive"))
-      this.fail("recursive loops are not supported", forTok.lineno, forTok.colno);
+    node.recursive = this.skipSymbol("recursive");
     this.advanceAfterBlockEnd(forTok.value);
     node.body = this.parseUntilBlocks("endfor", "else");
     if (this.skipSymbol("else")) {
@@ -189,7 +192,7 @@ class PyParser extends BaseParser {
       let test = this.parsePrimary(true);
       const next = this.peekToken();
       if (next && next.type === njLexer.TOKEN_LEFT_PAREN) {
-        test = new njNodes.FunCall(start.lineno, start.colno, test, this.parseSignature());
+        test = new njNodes.FunCall(start.lineno, start.colno, test, this.parseCallArgs());
       } else if (next && startsTestArgument(next)) {
         const arg = this.parsePrimary();
         test = new njNodes.FunCall(
@@ -271,7 +274,7 @@ class PyParser extends BaseParser {
     let tok = this.peekToken();
     while (tok) {
       if (tok.type === njLexer.TOKEN_LEFT_PAREN) {
-        node = new njNodes.FunCall(tok.lineno, tok.colno, node, this.parseSignature());
+        node = new njNodes.FunCall(tok.lineno, tok.colno, node, this.parseCallArgs());
       } else if (tok.type === njLexer.TOKEN_LEFT_BRACKET) {
         node = this.parseSubscript(node);
       } else if (tok.type === njLexer.TOKEN_OPERATOR && tok.value === ".") {
@@ -298,6 +301,59 @@ class PyParser extends BaseParser {
       tok = this.peekToken();
     }
     return node;
+  }
+
+  /**
+   * The arguments of a call, as Jinja's parser reads them: positional arguments, `name=value` keywords,
+   * `*iterable` and `**mapping` (each splat at most once; nothing positional after a keyword or a splat, nothing at
+   * all after `**`), and an optional trailing comma. The splats become `PyStarArgs` and `PyStarKwargs` children
+   * of the argument list, after the positional ones and around the `KeywordArgs`.
+   */
+  parseCallArgs(): NjAny {
+    const open = this.nextToken();
+    const args = new njNodes.NodeList(open.lineno, open.colno);
+    const kwargs = new njNodes.KeywordArgs(open.lineno, open.colno);
+    let star: NjAny = null;
+    let starstar: NjAny = null;
+    const ensure = (ok: boolean) => {
+      if (!ok) this.fail("invalid syntax for function call expression", open.lineno, open.colno);
+    };
+    let first = true;
+    for (;;) {
+      let tok = this.peekToken();
+      if (!tok) this.fail("unexpected end of input in a call", open.lineno, open.colno);
+      if (tok.type === njLexer.TOKEN_RIGHT_PAREN) break;
+      if (!first) {
+        if (!this.skip(njLexer.TOKEN_COMMA))
+          this.fail("expected ',' between arguments", tok.lineno, tok.colno);
+        tok = this.peekToken();
+        if (tok?.type === njLexer.TOKEN_RIGHT_PAREN) break;
+      }
+      first = false;
+      if (tok.type === njLexer.TOKEN_OPERATOR && tok.value === "*") {
+        ensure(star === null && starstar === null);
+        this.nextToken();
+        star = new PyStarArgs(tok.lineno, tok.colno, this.parseExpression());
+      } else if (tok.type === njLexer.TOKEN_OPERATOR && tok.value === "**") {
+        ensure(starstar === null);
+        this.nextToken();
+        starstar = new PyStarKwargs(tok.lineno, tok.colno, this.parseExpression());
+      } else {
+        const arg = this.parseExpression();
+        if (this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
+          ensure(starstar === null && arg instanceof njNodes.Symbol && !(arg instanceof njNodes.Literal));
+          kwargs.addChild(new njNodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
+        } else {
+          ensure(star === null && starstar === null && kwargs.children.length === 0);
+          args.addChild(arg);
+        }
+      }
+    }
+    this.nextToken();
+    if (star !== null) args.addChild(star);
+    if (kwargs.children.length > 0) args.addChild(kwargs);
+    if (starstar !== null) args.addChild(starstar);
+    return args;
   }
 
   /** `x[i]` or a Python slice `x[a:b:c]` (any part optional). */
@@ -413,8 +469,20 @@ function balancedTokens(src: string): NjAny {
   const tokens = njLexer.lex(src, {});
   tokens._parseString = (quote: string) => parsePyString(tokens, quote);
   const next = tokens.nextToken.bind(tokens);
+  // nunjucks rejects a `#}` in template text ("unexpected end of comment"); Jinja prints it. The tokenizer reads a
+  // comment as one text token that starts with `{#`, so `#}` ends something only inside such a token.
+  let inComment = false;
+  const extractString = tokens._extractString.bind(tokens);
+  tokens._extractString = (str: string): NjAny => {
+    const found = extractString(str);
+    if (found && str === "{#" && !tokens.in_code) inComment = true;
+    return found;
+  };
+  const matches = tokens._matches.bind(tokens);
+  tokens._matches = (str: string): NjAny => (str === "#}" && !inComment ? null : matches(str));
   let depth = 0;
   tokens.nextToken = (): NjAny => {
+    inComment = false;
     if (tokens.in_code && depth > 0 && tokens.str.startsWith("}}", tokens.index)) {
       const lineno = tokens.lineno;
       const colno = tokens.colno;

@@ -1,5 +1,6 @@
 // Python string formatting: the `%` operator / Jinja's `format` filter, and `str.format()`.
 import { hasOwn } from "@merge/core";
+import { RenderAccount } from "./budget.js";
 import { expPy, fixedPy } from "./decimal.js";
 import { TemplateProblem } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
@@ -70,10 +71,14 @@ function formatNumberBody(n: number, conv: string, prec: number | undefined, alt
   }
 }
 
-/** Python `fmt % values`. */
-export function pyPercent(fmt: string, values: unknown): string {
+/** Python `fmt % values`; widths and precisions are charged to `account` before the padding is made. */
+export function pyPercent(
+  fmt: string,
+  values: unknown,
+  account: RenderAccount = new RenderAccount(),
+): string {
   // A format string holding marked text is read as its plain text, and all of the result counts as marked.
-  if (opaqueActive() && hasMarks(fmt)) return markText(pyPercent(plainOpaque(fmt), values));
+  if (opaqueActive() && hasMarks(fmt)) return markText(pyPercent(plainOpaque(fmt), values, account));
   const mapping = isDict(values) ? values : undefined;
   const list: unknown[] = values instanceof PyTuple ? values : [values];
   let next = 0;
@@ -94,6 +99,7 @@ export function pyPercent(fmt: string, values: unknown): string {
     }
     const width = widthArg === "*" ? Number(take()) : widthArg === undefined ? 0 : Number(widthArg);
     const prec = precArg === "*" ? Number(take()) : precArg === undefined ? undefined : Number(precArg);
+    if (width > 0 || prec !== undefined) account.build(Math.max(width, prec ?? 0), "string formatting");
     let value: unknown;
     if (key !== undefined) {
       if (mapping === undefined) throw new TemplateProblem("TypeError: format requires a mapping");
@@ -157,12 +163,13 @@ function lookupField(root: unknown, path: string): unknown {
 }
 
 /** The format-spec mini language: `[[fill]align][sign][#][0][width][,][.precision][type]`. */
-function applySpec(value: unknown, spec: string): string {
+function applySpec(value: unknown, spec: string, account: RenderAccount): string {
   const m = /^(?:(.)?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/su.exec(spec);
   if (m === null) throw new TemplateProblem(`ValueError: Invalid format specifier '${spec}'`);
   const [, fillArg, alignArg, signFlag = "-", alt, zero, widthArg, group, precArg, type] = m;
   const width = widthArg === undefined ? 0 : Number(widthArg);
   const prec = precArg === undefined ? undefined : Number(precArg);
+  if (width > 0 || prec !== undefined) account.build(Math.max(width, prec ?? 0), "string formatting");
   let body: string;
   let sign = "";
   const isNum = typeof value === "number" || typeof value === "boolean";
@@ -204,9 +211,13 @@ function applySpec(value: unknown, spec: string): string {
   }
 }
 
-/** Python `str.format(*args, **kwargs)`. */
-export function pyFormatMethod(fmt: string, args: readonly unknown[]): string {
-  if (opaqueActive() && hasMarks(fmt)) return markText(pyFormatMethod(plainOpaque(fmt), args));
+/** Python `str.format(*args, **kwargs)`; widths and precisions are charged to `account` before they are used. */
+export function pyFormatMethod(
+  fmt: string,
+  args: readonly unknown[],
+  account: RenderAccount = new RenderAccount(),
+): string {
+  if (opaqueActive() && hasMarks(fmt)) return markText(pyFormatMethod(plainOpaque(fmt), args, account));
   const { pos, kw } = splitArgs(args);
   let auto = 0;
   let out = "";
@@ -260,8 +271,8 @@ export function pyFormatMethod(fmt: string, args: readonly unknown[]): string {
     if (path !== "") value = lookupField(value, path);
     if (conv === "r" || conv === "a") value = pyRepr(value);
     else if (conv === "s") value = pyStr(value);
-    const spec = specRaw.includes("{") ? pyFormatMethod(specRaw, args) : specRaw;
-    out += spec === "" ? (isSafeString(value) ? value.val : pyStr(value)) : applySpec(value, spec);
+    const spec = specRaw.includes("{") ? pyFormatMethod(specRaw, args, account) : specRaw;
+    out += spec === "" ? (isSafeString(value) ? value.val : pyStr(value)) : applySpec(value, spec, account);
   }
   return out;
 }

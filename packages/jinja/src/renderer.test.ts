@@ -221,6 +221,19 @@ describe("Salt globals", () => {
     expect(r.render("[{{ ymlpath }}]", cfg, VARS, cfg)).toBe("[]");
   });
 
+  it("leaves __stack__.cfg_path and ymlpath undefined with strictSalt, as Salt's bundled stack.py", () => {
+    const dir = tempTree({});
+    const cfg = join(dir, "config.cfg");
+    const src =
+      "[{{ __stack__.cfg_path is defined }}|{{ ymlpath is defined }}|{{ __stack__.traverse({'a': 1}, 'a') }}]";
+    const strict = createRenderer({ strictSalt: true });
+    expect(strict.render(src, join(dir, "core.yml"), VARS, cfg)).toBe("[False|False|1]");
+    const salt = createRenderer({ upstreamPillarStack: false });
+    expect(salt.render(src, join(dir, "core.yml"), VARS, cfg)).toBe("[False|False|1]");
+    const upstream = createRenderer({ strictSalt: true, upstreamPillarStack: true });
+    expect(upstream.render(src, join(dir, "core.yml"), VARS, cfg)).toBe("[True|True|1]");
+  });
+
   it("lets a template change the live stack object that later files see", () => {
     const stack: Record<string, unknown> = { users: { tom: {} } };
     const r = createRenderer();

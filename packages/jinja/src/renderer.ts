@@ -5,7 +5,8 @@ import { isMergeError, MergeError } from "@merge/core";
 import type { CompileNames } from "./compiler.js";
 import { type FileEntry, jinjaSource, PyEnvironment, PyTemplate, type RenderState } from "./environment.js";
 import { TemplateProblem } from "./errors.js";
-import { jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
+import { RenderAccount, resolveLimits, type TemplateLimits } from "./budget.js";
+import { chargedFilter, jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
 import { baseGlobals } from "./globals.js";
 import type { NjAny } from "./nunjucks-internals.js";
 import { opaqueFilter, opaqueTest } from "./opaque-filters.js";
@@ -29,6 +30,17 @@ export interface RendererOptions {
    * `traverse` filters are then unknown (a template using them fails to compile), as under Salt.
    */
   readonly strictSalt?: boolean;
+  /**
+   * The variables only bbinet's upstream `pillarstack` module defines: `__stack__.cfg_path` (the config file's path)
+   * and, in stack YAML files, `ymlpath` (the file's path). Salt's bundled `stack.py` has neither. Default: on,
+   * unless `strictSalt` is set.
+   */
+  readonly upstreamPillarStack?: boolean;
+  /**
+   * The resources one render may use (characters written, items built, loop iterations and macro calls, nesting);
+   * past one of them the render stops with a `TEMPLATE_LIMIT` error. Defaults in `DEFAULT_LIMITS`.
+   */
+  readonly limits?: TemplateLimits;
 }
 
 /** Options of one render. */
@@ -64,10 +76,13 @@ const PER_RENDER = new Set(["stack", "ymlpath"]);
 export function createRenderer(options: RendererOptions = {}): Renderer {
   const env = new PyEnvironment([], { autoescape: false, dev: true, throwOnUndefined: false }) as NjAny;
   const filters = { ...jinjaFilters(), ...saltFilters(options.strictSalt === true) };
+  const upstream = options.upstreamPillarStack ?? options.strictSalt !== true;
+  const limits = resolveLimits(options.limits);
   const tests = jinjaTests();
   env.filters = Object.create(null);
   env.tests = Object.create(null);
-  for (const [k, f] of Object.entries(filters)) env.addFilter(k, opaqueFilter(k, f));
+  // Opaque text outside (filters see plain text where they compare), the budget inside (it charges the result).
+  for (const [k, f] of Object.entries(filters)) env.addFilter(k, opaqueFilter(k, chargedFilter(k, f)));
   for (const [k, t] of Object.entries(tests)) env.addTest(k, opaqueTest(k, t));
   env.pyNames = {
     filters: new Set(Object.keys(filters)),
@@ -135,7 +150,14 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     let entry = topLevel.get(file);
     if (entry === undefined || entry.source !== source) {
       const previous = env.pyState;
-      env.pyState = { cfgDir: cfgDirOf(cfgPath), cfgPath, file, vars, session: new Map() };
+      env.pyState = {
+        cfgDir: cfgDirOf(cfgPath),
+        cfgPath,
+        file,
+        vars,
+        session: new Map(),
+        account: new RenderAccount(limits),
+      };
       try {
         entry = { source, template: new PyTemplate(jinjaSource(source), env, file, true) };
       } catch (e) {
@@ -151,17 +173,25 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       if (PER_RENDER.has(k)) ctx[k] = vars[k];
       else globals[k] = vars[k];
     }
-    // Salt passes `ymlpath` to the stack's YAML files, not to the config template itself.
-    if (!("ymlpath" in ctx) && file !== cfgPath && resolve(file) !== resolve(cfgPath)) ctx.ymlpath = file;
+    // Upstream PillarStack passes `ymlpath` to the stack's YAML files, not to the config template itself.
+    if (upstream && !("ymlpath" in ctx) && file !== cfgPath && resolve(file) !== resolve(cfgPath))
+      ctx.ymlpath = file;
     globals.__salt__ = salt;
     let stackObj = stackObjects.get(cfgPath);
     if (stackObj === undefined) {
-      stackObj = { traverse, cfg_path: cfgPath };
+      stackObj = upstream ? { traverse, cfg_path: cfgPath } : { traverse };
       stackObjects.set(cfgPath, stackObj);
     }
     globals.__stack__ = stackObj;
     const previous = { state: env.pyState, globals: env.globals };
-    env.pyState = { cfgDir: cfgDirOf(cfgPath), cfgPath, file, vars, session: undefined };
+    env.pyState = {
+      cfgDir: cfgDirOf(cfgPath),
+      cfgPath,
+      file,
+      vars,
+      session: undefined,
+      account: new RenderAccount(limits),
+    };
     env.globals = globals;
     try {
       const template = entry.template;

@@ -3,22 +3,13 @@
 // to our templates only; nunjucks' own runtime object is left untouched.
 import { hasOwn, setKey } from "@merge/core";
 import { TemplateProblem, typeError, undefinedError } from "./errors.js";
-import { isKwargs } from "./kwargs.js";
-import { DICT_METHODS, LIST_METHODS, methodTable, STR_METHODS } from "./methods.js";
+import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
+import { accountOf, engineLimit, type RenderAccount, sizeOf } from "./budget.js";
+import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul } from "./charged.js";
+import { DICT_METHODS, LIST_METHODS, methodBuilds, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
 import { cutPiece, opaqueActive, ownKey } from "./opaque.js";
-import {
-  pyAdd,
-  pyCompare,
-  pyDiv,
-  pyFloorDiv,
-  pyIn,
-  pyMod,
-  pyMul,
-  pyPow,
-  pySub,
-  textOf,
-} from "./operators.js";
+import { pyCompare, pyDiv, pyFloorDiv, pyIn, pyPow, pySub, textOf } from "./operators.js";
 import { isDict, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */
@@ -38,10 +29,27 @@ export class Namespace {
   }
 }
 
-/** The `loop` variable of a for loop. */
+/** The `loop` variable of a for loop; `loop(items)` renders a `recursive` loop's body one level deeper. */
 export class PyLoop {
   index0 = 0;
-  constructor(private readonly items: readonly unknown[]) {}
+  constructor(
+    private readonly items: readonly unknown[],
+    readonly depth0: number = 0,
+    private readonly recurse: ((items: unknown, depth0: number) => string) | null = null,
+  ) {}
+  /** `loop(items)`. */
+  pyCall(args: readonly unknown[]): string {
+    if (this.recurse === null)
+      throw typeError("The loop must have the 'recursive' marker to be called recursively.");
+    if (args.length !== 1 || isKwargs(args[0]))
+      throw typeError(
+        `LoopContext.__call__() takes 2 positional arguments but ${args.length + 1} were given`,
+      );
+    return this.recurse(args[0], this.depth0 + 1);
+  }
+  toString(): string {
+    return `<LoopContext ${this.index}/${this.length}>`;
+  }
   get index(): number {
     return this.index0 + 1;
   }
@@ -67,10 +75,7 @@ export class PyLoop {
     return this.items[this.index0 + 1];
   }
   get depth(): number {
-    return 1;
-  }
-  get depth0(): number {
-    return 0;
+    return this.depth0 + 1;
   }
   private lastChanged: unknown[] | undefined;
   /** True on the first call and whenever the arguments differ from the previous call's. */
@@ -103,7 +108,15 @@ const HIDDEN = new Set([
 ]);
 
 function objectAttr(obj: object, name: string | number): unknown {
-  if (typeof obj === "function" || HIDDEN.has(String(name))) return undefined;
+  // A namespace's attributes are the data it holds, whatever their names.
+  if (obj instanceof Namespace)
+    return hasOwn(obj, String(name)) ? (obj as Record<string, unknown>)[name] : undefined;
+  // A function exposes only the attributes it declares (the `dict` global's `fromkeys`).
+  if (typeof obj === "function") {
+    const attrs = (obj as { pyAttrs?: Record<string, unknown> }).pyAttrs;
+    return attrs !== undefined && hasOwn(attrs, String(name)) ? attrs[name] : undefined;
+  }
+  if (HIDDEN.has(String(name))) return undefined;
   const v = (obj as Record<string, unknown>)[name];
   if (
     typeof v === "function" &&
@@ -135,13 +148,30 @@ function seqIndex(len: number, key: unknown): number | undefined {
   return i >= 0 && i < len ? i : -1;
 }
 
+type MethodFn = (s: unknown, a: readonly unknown[], account?: RenderAccount) => unknown;
+
+/** Calls a Python method, charging what it builds to the render's account. */
+function callMethod(
+  table: Record<string, MethodFn>,
+  name: string,
+  self: unknown,
+  args: readonly unknown[],
+  account: RenderAccount | undefined,
+): unknown {
+  const result = (table[name] as MethodFn)(self, args, account);
+  if (account !== undefined && methodBuilds(table, name)) account.build(sizeOf(result), `the method ${name}`);
+  return result;
+}
+
 function boundMethod(
   self: unknown,
   table: Record<string, (s: never, a: readonly unknown[]) => unknown>,
   name: string,
 ) {
-  const fn = table[name] as (s: unknown, a: readonly unknown[]) => unknown;
-  const bound = (...args: unknown[]) => fn(self, args);
+  // Templates call functions with their context as `this` (pyCall), which leads to the render's account.
+  const bound = function (this: unknown, ...args: unknown[]) {
+    return callMethod(table as Record<string, MethodFn>, name, self, args, accountOf(this));
+  };
   Object.defineProperty(bound, "pyRepr", {
     value: `<built-in method ${name} of ${pyTypeName(self)} object>`,
   });
@@ -196,23 +226,29 @@ function pyGetattr(obj: unknown, name: string, desc: string): unknown {
     return undefined;
   }
   if (typeof obj === "object") return obj instanceof Map ? obj.get(name) : objectAttr(obj, name);
-  return undefined;
+  return typeof obj === "function" ? objectAttr(obj, name) : undefined;
 }
 
 /** `obj.name(args)` without allocating a bound method. */
-function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string): unknown {
+function pyCallAttr(
+  obj: unknown,
+  name: string,
+  args: unknown[],
+  desc: string,
+  account?: RenderAccount,
+): unknown {
   if (obj === undefined) throw undefinedError(desc);
   if (obj === null) throw undefinedError(`None' has no attribute '${name}`);
   const table = methodTable(obj);
   if (table !== undefined) {
-    const m = table[name] as ((s: unknown, a: readonly unknown[]) => unknown) | undefined;
-    if (m !== undefined) return m(obj, args);
+    if (table[name] !== undefined)
+      return callMethod(table as Record<string, MethodFn>, name, obj, args, account);
     if (isDict(obj) && hasOwn(obj, name) && typeof obj[name] === "function") {
       return (obj[name] as (...a: unknown[]) => unknown)(...args);
     }
     throw undefinedError(`${pyTypeName(obj)} object' has no attribute '${name}`);
   }
-  const fn = typeof obj === "object" ? objectAttr(obj, name) : undefined;
+  const fn = typeof obj === "object" || typeof obj === "function" ? objectAttr(obj, name) : undefined;
   if (typeof fn !== "function") throw undefinedError(`${desc}.${name}`);
   return (fn as (...a: unknown[]) => unknown)(...args);
 }
@@ -220,7 +256,46 @@ function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string): 
 function pyCall(fn: unknown, args: unknown[], desc: string, context: unknown): unknown {
   if (typeof fn === "function") return (fn as (...a: unknown[]) => unknown).apply(context, args);
   if (fn === undefined) throw undefinedError(desc);
+  if (fn instanceof PyLoop) return fn.pyCall(args);
   throw typeError(`'${pyTypeName(fn)}' object is not callable`);
+}
+
+/**
+ * A call's arguments from its parts (`f(a, *rest, k=v, **more)`): positional values, the items of the `*` iterable,
+ * then the keywords and the entries of the `**` mapping as nunjucks' trailing keyword object. A splat arrives as
+ * `[value]`, or `null` when the call has none.
+ */
+function pyCallArgs(
+  positional: unknown[],
+  star: [unknown] | null,
+  keywords: Record<string, unknown> | null,
+  starstar: [unknown] | null,
+  starstarDesc: string,
+): unknown[] {
+  const args = positional;
+  if (star !== null && star[0] !== undefined) {
+    let items: readonly unknown[];
+    try {
+      items = pyIter(star[0], "");
+    } catch {
+      throw typeError(`Value after * must be an iterable, not ${pyTypeName(star[0])}`);
+    }
+    for (const item of items) args.push(item);
+  }
+  let kw = keywords;
+  if (starstar !== null) {
+    const more = starstar[0];
+    if (more === undefined) throw undefinedError(starstarDesc);
+    if (!isDict(more)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(more)}`);
+    kw ??= {};
+    for (const k in more) {
+      if (!hasOwn(more, k)) continue;
+      if (hasOwn(kw, k)) throw typeError(`got multiple values for keyword argument '${k}'`);
+      setKey(kw, k, more[k]);
+    }
+  }
+  if (kw !== null && Object.keys(kw).length > 0) args.push(makeKeywordArgs(kw));
+  return args;
 }
 
 /** Python iteration: dict → keys, str → characters, undefined → nothing. */
@@ -332,6 +407,7 @@ function pyMacro(
   params: readonly string[],
   usesVarargs: boolean,
   usesKwargs: boolean,
+  usesCaller: boolean,
   body: (call: MacroCall) => unknown,
 ): (...args: unknown[]) => unknown {
   return function macro(...callArgs: unknown[]): unknown {
@@ -339,29 +415,34 @@ function pyMacro(
     const kw = n > 0 && isKwargs(callArgs[n - 1]) ? (callArgs[n - 1] as Record<string, unknown>) : undefined;
     if (kw !== undefined) n--;
     const args: unknown[] = new Array(params.length).fill(MISSING);
-    for (let i = 0; i < Math.min(n, params.length); i++) args[i] = callArgs[i];
+    const given = Math.min(n, params.length);
+    for (let i = 0; i < given; i++) args[i] = callArgs[i];
+    // As Jinja's Macro: a keyword fills a parameter no positional argument filled; any other keyword (even one
+    // naming a parameter filled by position) goes to `kwargs`, or is an error when the macro does not use it.
+    const rest: Record<string, unknown> = {};
+    let caller: unknown;
+    if (kw !== undefined) {
+      for (const k in kw) {
+        if (!isKeyword(kw, k)) continue;
+        const i = params.indexOf(k);
+        if (k === "caller" && usesCaller) caller = kw[k];
+        else if (i >= given) args[i] = kw[k];
+        else setKey(rest, k, kw[k]);
+      }
+    }
+    const extra = Object.keys(rest);
+    if (!usesKwargs && extra.length > 0) {
+      if (hasOwn(rest, "caller"))
+        throw typeError(
+          `macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`,
+        );
+      throw typeError(`macro '${name}' takes no keyword argument '${extra[0]}'`);
+    }
     if (n > params.length && !usesVarargs) {
       throw typeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
     }
     const varargs = PyTuple.of_(n > params.length ? callArgs.slice(params.length, n) : []);
-    const kwargs: Record<string, unknown> = {};
-    let caller: unknown;
-    if (kw !== undefined) {
-      for (const k in kw) {
-        if (k === "__keywords" || !hasOwn(kw, k)) continue;
-        if (k === "caller") {
-          caller = kw[k];
-          continue;
-        }
-        const i = params.indexOf(k);
-        if (i !== -1) {
-          if (args[i] !== MISSING) throw typeError(`macro '${name}' got multiple values for argument '${k}'`);
-          args[i] = kw[k];
-        } else if (usesKwargs) setKey(kwargs, k, kw[k]);
-        else throw typeError(`macro '${name}' takes no keyword argument '${k}'`);
-      }
-    }
-    return body({ args, varargs, kwargs, caller });
+    return body({ args, varargs, kwargs: rest, caller });
   };
 }
 
@@ -383,8 +464,21 @@ function pySuper(
   return out;
 }
 
+/** `{{ value }}`: the text printed, charged to the render's output. */
+function pyOut(value: unknown, account: RenderAccount): string {
+  const text = pyStr(value);
+  account.write(text.length);
+  return text;
+}
+
 /** Stamps an error with the template and position where it surfaced (the innermost one wins). */
-function pyTagError(e: unknown, lineno: number, colno: number, file: string | undefined): TemplateProblem {
+function pyTagError(
+  error: unknown,
+  lineno: number,
+  colno: number,
+  file: string | undefined,
+): TemplateProblem {
+  const e = engineLimit(error) ?? error;
   if (e instanceof TemplateProblem) {
     if (e.file === undefined) {
       e.file = file;
@@ -429,17 +523,20 @@ function pyTuple(items: readonly unknown[]): PyTuple {
 export const pyRuntime: Record<string, unknown> = Object.freeze(
   Object.assign(Object.create(njRuntime), {
     MISSING,
+    makeKeywordArgs,
     PyLoop,
     pyStr,
+    pyOut,
     pyBool,
-    pyAdd,
+    pyAdd: chargedAdd,
+    pyConcat: chargedConcat,
     pySub,
-    pyMul,
+    pyMul: chargedMul,
     pyDiv,
     pyFloorDiv,
-    pyMod,
+    pyMod: chargedMod,
     pyPow,
-    pyIn,
+    pyIn: chargedIn,
     pyCompare,
     pyDict,
     pyTuple,
@@ -447,6 +544,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyGetattr,
     pyCallAttr,
     pyCall,
+    pyCallArgs,
     pyIter,
     pyUnpack,
     pySlice,

@@ -70,10 +70,23 @@ describe("a platform stack selected per environment", () => {
 });
 
 describe("paths templates see", () => {
-  it("gives __stack__.cfg_path and ymlpath as Salt does: as written, joined with the config's directory", () => {
+  it("gives __stack__.cfg_path and ymlpath as upstream PillarStack does: as written, joined with the config's directory", () => {
     // vitest runs in the package directory, so this relative path is relative to the process's directory
     const result = loadStack({ config: "test/fixtures/cfgpath/stack.cfg", minionId: "m" });
     expect(result.data).toEqual({
+      cfg: "test/fixtures/cfgpath/stack.cfg",
+      yml: "test/fixtures/cfgpath/a.yml",
+    });
+  });
+
+  it("leaves them undefined with strictSalt, as Salt's bundled stack.py does, unless upstreamPillarStack asks", () => {
+    const config = "test/fixtures/cfgpath/stack.cfg";
+    expect(loadStack({ config, minionId: "m", strictSalt: true }).data).toEqual({ cfg: null, yml: null });
+    expect(loadStack({ config, minionId: "m", upstreamPillarStack: false }).data).toEqual({
+      cfg: null,
+      yml: null,
+    });
+    expect(loadStack({ config, minionId: "m", strictSalt: true, upstreamPillarStack: true }).data).toEqual({
       cfg: "test/fixtures/cfgpath/stack.cfg",
       yml: "test/fixtures/cfgpath/a.yml",
     });

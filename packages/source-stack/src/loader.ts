@@ -53,6 +53,16 @@ export interface StackLoaderOptions {
   readonly onWarning?: (warning: StackWarning) => void;
   /** The template engine. Default: the Jinja-compatible renderer of this package. */
   readonly renderer?: StackRenderer;
+  /**
+   * Templates get exactly what Salt's bundled PillarStack gives them: Salt filters beyond the serializer
+   * extension are unknown, and `__stack__.cfg_path` and `ymlpath` are undefined (see `upstreamPillarStack`).
+   */
+  readonly strictSalt?: boolean;
+  /**
+   * Define `__stack__.cfg_path` and `ymlpath`, which only bbinet's upstream `pillarstack` module sets. Default: on,
+   * unless `strictSalt` is set.
+   */
+  readonly upstreamPillarStack?: boolean;
   /** Deepest nesting merged (default 1000). */
   readonly maxDepth?: number;
 }
@@ -106,7 +116,6 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
 
   // With the built-in (Jinja) renderer, a text without `{` holds no tag, expression or comment: rendering gives the
   // text with Jinja's newline rules applied, so it is neither compiled nor run (most stack files are plain YAML).
-  // A stray `#}` still goes to the renderer, which rejects it (Jinja itself would print it as text).
   const plainShortcut = options.renderer === undefined;
   const renderText = (
     source: string,
@@ -115,9 +124,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     cfgPath: string,
     opaqueText = false,
   ) =>
-    plainShortcut && !source.includes("{") && !source.includes("#}")
+    plainShortcut && !source.includes("{")
       ? jinjaSource(source)
       : renderer.render(source, file, vars, cfgPath, opaqueText ? { opaqueText } : undefined);
+  const upstream = options.upstreamPillarStack ?? options.strictSalt !== true;
 
   const renderer =
     options.renderer ??
@@ -125,6 +135,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
       salt: options.functions as Record<string, unknown> | undefined,
       onWarning: (w: { message: string; file?: string; line?: number }) =>
         warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file, line: w.line }),
+      strictSalt: options.strictSalt,
+      upstreamPillarStack: upstream,
     });
 
   const parse = (text: string, file: string): unknown => {
@@ -205,14 +217,14 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         matches.sort(compareCodePoints);
         for (const path of matches) {
           checkInside(path, baseDir, cfg);
-          const vars = {
+          const vars: Record<string, unknown> = {
             stack: fold.value,
             pillar,
             minion_id: host.minionId,
             __opts__: opts,
             __grains__: grains,
-            ymlpath: path,
           };
+          if (upstream) vars.ymlpath = path;
           const source = files.read(path);
           const text = renderText(source, path, vars, cfgPath);
           let doc: unknown;

@@ -1,0 +1,90 @@
+// Generated template cases rendered by the real Jinja2 with PillarStack's environment (test/oracle/generate.mjs and
+// oracle.py; the Jinja2 and Python versions are in the fixture): every case must render to the same text here, or
+// fail where Jinja fails (a syntax error where Jinja finds one, a render error where it raises).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isMergeError } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { splitArgs } from "../src/kwargs.js";
+import { PyTuple } from "../src/pyvalues.js";
+import { createRenderer } from "../src/renderer.js";
+import { tempTree } from "../src/test-vars.js";
+
+interface OracleCase {
+  readonly group: string;
+  readonly template: string;
+  readonly vars?: Record<string, unknown>;
+  readonly files?: Record<string, string>;
+  readonly stack?: Record<string, unknown>;
+  readonly expected: { out?: string; error?: string; kind?: "syntax" | "render" };
+}
+
+const fixture = JSON.parse(
+  readFileSync(new URL("./fixtures/jinja-oracle.json", import.meta.url), "utf8"),
+) as {
+  oracle: string;
+  cases: OracleCase[];
+};
+
+/** `__salt__['test.arg']` as Salt's test module has it: the arguments it was called with. */
+const salt = {
+  "test.arg": (...args: unknown[]) => {
+    const { pos, kw } = splitArgs(args);
+    return { args: PyTuple.of_(pos), kwargs: { ...kw } };
+  },
+};
+
+function render(c: OracleCase): { out?: string; code?: string; message?: string } {
+  const dir = tempTree(c.files ?? {});
+  try {
+    const vars = { ...structuredClone(c.vars ?? {}), stack: structuredClone(c.stack ?? {}) };
+    return {
+      out: createRenderer({ salt }).render(c.template, join(dir, "case.yml"), vars, join(dir, "config.cfg")),
+    };
+  } catch (e) {
+    if (!isMergeError(e)) throw e;
+    return { code: e.code, message: e.message };
+  }
+}
+
+function disagreements(group: string): string[] {
+  const out: string[] = [];
+  for (const c of fixture.cases.filter((x) => x.group === group)) {
+    const got = render(c);
+    const want = c.expected;
+    const ok =
+      want.error === undefined
+        ? got.out === want.out
+        : got.code === (want.kind === "syntax" ? "TEMPLATE_SYNTAX" : "TEMPLATE_RENDER");
+    if (!ok) {
+      const wanted = want.error ?? JSON.stringify(want.out);
+      const gave = got.code !== undefined ? `${got.code} ${got.message}` : JSON.stringify(got.out);
+      out.push(`${c.template} ${JSON.stringify(c.vars ?? {})}\n  Jinja: ${wanted}\n  here:  ${gave}`);
+    }
+  }
+  return out;
+}
+
+const GROUPS = [...new Set(fixture.cases.map((c) => c.group))];
+// Hundreds of renders per group: generous, as CI machines are shared.
+const TIMEOUT = 120_000;
+
+describe(`agreement with ${fixture.oracle}`, () => {
+  it("covers every feature with many cases", () => {
+    expect(GROUPS).toEqual(
+      expect.arrayContaining([
+        "dunder",
+        "splat-macro",
+        "splat-call",
+        "recursive-loop",
+        "xml",
+        "json",
+        "mapping",
+      ]),
+    );
+    expect(fixture.cases.length).toBeGreaterThan(1500);
+  });
+  for (const group of GROUPS) {
+    it(`renders the ${group} cases as Jinja does`, () => expect(disagreements(group)).toEqual([]), TIMEOUT);
+  }
+});
