@@ -7,7 +7,7 @@ import { captureRegistry } from "../explain/capture.js";
 import { cloudConfigProvenance } from "../explain/cloud-config.js";
 import { createTraceRecorder } from "../explain/recorder.js";
 import type { CliIO } from "../io.js";
-import { fileError } from "../read-input.js";
+import { fileError, readStdinBytes } from "../read-input.js";
 import { UsageError } from "../usage.js";
 import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
@@ -97,7 +97,7 @@ function textOf(part: CloudConfigPart): string {
 }
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {
-  if (name === "-") return Buffer.from(await io.readStdin());
+  if (name === "-") return Buffer.from(await readStdinBytes(io));
   try {
     return await readFile(resolve(io.cwd, name));
   } catch (error) {
