@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const BIN = join(PACKAGE_DIR, "dist", "bin.js");
+/** The built CLI; `MERGE_CLI_BIN` runs the binary suites against another build (an older release, say). */
+export const BIN = process.env.MERGE_CLI_BIN ?? join(PACKAGE_DIR, "dist", "bin.js");
 export const FIXTURES = join(PACKAGE_DIR, "test", "fixtures");
 export const REPO = join(PACKAGE_DIR, "..", "..");
 
