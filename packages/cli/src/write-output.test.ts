@@ -18,6 +18,7 @@ import { isMergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { createOutputGuard, type OutputGuard } from "./interrupt.js";
 import type { CliIO } from "./io.js";
+import { DEV_NULL, withSystemDevice } from "../test/devices.js";
 import { writeOutputFile } from "./write-output.js";
 
 function tempDir(): string {
@@ -240,11 +241,12 @@ describe("writeOutputFile on what is not a regular file", () => {
     expect(readdirSync(join(dir, "taken"))).toEqual(["keep.txt"]);
   });
 
-  it("writes through /dev/null and leaves it a character device", async () => {
-    const before = statSync("/dev/null");
-    await writeOutputFile("/dev/null", "a: 1\n", ioFor("/"));
-    const after = lstatSync("/dev/null");
-    expect(after.isCharacterDevice()).toBe(true);
-    expect([after.rdev, after.ino]).toEqual([before.rdev, before.ino]);
-  });
+  it("writes through /dev/null and leaves it a character device", () =>
+    withSystemDevice("/dev/null", DEV_NULL, async () => {
+      const before = statSync("/dev/null");
+      await writeOutputFile("/dev/null", "a: 1\n", ioFor("/"));
+      const after = lstatSync("/dev/null");
+      expect(after.isCharacterDevice()).toBe(true);
+      expect([after.rdev, after.ino]).toEqual([before.rdev, before.ino]);
+    }));
 });

@@ -30,7 +30,10 @@ export function merge(
     input: options.input ?? "",
     encoding: "utf8",
     env: env as NodeJS.ProcessEnv,
-    timeout: 20_000,
+    // Only against a hang: on a 2-core machine under load one run has taken over 20 s.
+    timeout: 300_000,
+    // spawnSync's default (1 MiB) would SIGTERM a command printing more, mid-write or just after.
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
