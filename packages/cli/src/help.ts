@@ -25,7 +25,7 @@ Examples:
   merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml \\
     --pillar examples/stack/pillar.yml
 
-Exit status: 0 ok, 1 input or data error, 2 usage error, 130 interrupted.
+Exit status: 0 ok, 1 input or data error, 2 usage error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.
 Colour is used on a terminal unless NO_COLOR is set.
 `;
 }

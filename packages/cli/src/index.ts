@@ -1,4 +1,12 @@
-export { EXIT_DATA, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, type CliErrorCode } from "./cli-error.js";
+export {
+  type CliErrorCode,
+  EXIT_DATA,
+  EXIT_INTERRUPTED,
+  EXIT_OK,
+  EXIT_USAGE,
+  exitStatusForSignal,
+  type HandledSignal,
+} from "./cli-error.js";
 // Provenance lives in @merge/explain; re-exported for code written against earlier versions of this package.
 export {
   captureRegistry,
@@ -13,6 +21,7 @@ export {
   type TraceRecorder,
 } from "@merge/explain";
 export { renderExplainedJson, renderExplainedYaml } from "./explain/render.js";
+export { createOutputGuard, type OutputGuard, type OutputGuardOptions } from "./interrupt.js";
 export type { CliIO } from "./io.js";
 export { loadPluginModule } from "./plugins.js";
 export { run } from "./run.js";

@@ -1,3 +1,5 @@
+import type { OutputGuard } from "./interrupt.js";
+
 /** What the CLI touches of the outside world, so `run` can be driven by tests without a process. */
 export interface CliIO {
   readonly cwd: string;
@@ -9,6 +11,11 @@ export interface CliIO {
   writeErr(text: string): void;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
+  /**
+   * What signals must clean up while `-o` writes (temporary files, the commit point). `main` passes the one its
+   * signal handlers use; without it, `-o` uses a private guard that no signal reaches.
+   */
+  readonly outputGuard?: OutputGuard;
 }
 
 /** Colour only on a terminal and never when `NO_COLOR` is set to anything non-empty (no-color.org). */
@@ -32,4 +39,18 @@ const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m$
 export function painter(enabled: boolean): Painter {
   if (!enabled) return { red: plain, yellow: plain, dim: plain, bold: plain };
   return { red: sgr(31, 39), yellow: sgr(33, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
+}
+
+/**
+ * A message as one line a terminal shows as it is: line breaks (including U+2028, U+2029 and NEL) and other control
+ * characters — an escape sequence in a file name or a value — become visible escapes (`\n`, `\x1b`, `\u2028`).
+ */
+export function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (char) => {
+    if (char === "\n") return "\\n";
+    if (char === "\r") return "\\r";
+    const code = char.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+  });
 }

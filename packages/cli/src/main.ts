@@ -1,39 +1,84 @@
-import { EXIT_INTERRUPTED, EXIT_OK } from "./cli-error.js";
-import { removePendingTempFiles } from "./interrupt.js";
+import { fstatSync } from "node:fs";
+import { EXIT_DATA, EXIT_OK, exitStatusForSignal, type HandledSignal } from "./cli-error.js";
+import { createOutputGuard } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { run } from "./run.js";
 
-/** The process side of the CLI: real streams, EPIPE, SIGINT and the exit status. Only the bin calls it. */
+const SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * The process side of the CLI: real streams, EPIPE, signals and the exit status. Only the bin calls it.
+ *
+ * Signals: output is produced whole and written once, at the end. SIGINT, SIGTERM or SIGHUP before `-o`'s target is
+ * replaced removes the temporary file and exits 128 + the signal's number (130, 143, 129), the target untouched;
+ * once the rename is due, the command completes and exits 0 with the target replaced. A write to standard output
+ * that has started is let finish first (a whole document, never a part).
+ */
 export async function main(argv: readonly string[]): Promise<void> {
-  // A reader that goes away (`merge ... | head`) is not an error worth a stack trace: stop quietly.
+  const guard = createOutputGuard({
+    pauseAt: process.env.MERGE_TEST_PAUSE,
+    announce: (text) => process.stderr.write(text),
+  });
+  // Nothing may reach the user as a raw stack trace, whatever went wrong and wherever.
+  let crashed = false;
+  const crash = (error: unknown) => {
+    // The first failure is the one to report; the process is already on its way out.
+    if (crashed) return;
+    crashed = true;
+    guard.interrupt();
+    import("./report.js")
+      .then(({ failureReport }) => {
+        process.stderr.write(failureReport(error, process.env, process.stderr.isTTY === true));
+      })
+      .finally(() => process.exit(EXIT_DATA));
+  };
+  process.on("uncaughtException", crash);
+  process.on("unhandledRejection", crash);
+  // Standard error that cannot be written to (closed, a full disk) leaves nowhere to report anything; the exit
+  // status still tells.
+  process.stderr.on("error", () => undefined);
+  // A reader that goes away (`merge ... | head`) is not an error worth a message: stop quietly. Other failures are
+  // reported by the write that met them (see writeOut).
+  const quietExit = () => {
+    guard.interrupt();
+    process.exit(EXIT_OK);
+  };
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") {
-      removePendingTempFiles();
-      process.exit(EXIT_OK);
-    }
-    throw error;
+    if (error.code === "EPIPE") quietExit();
   });
-  // Ctrl-C: output is written once, at the end, so before that there is nothing to take back: drop temp files and
-  // go. If the one write has already started, let it finish (a whole document, never a part) and then go.
+
   let writing = 0;
-  let interrupted = false;
-  process.on("SIGINT", () => {
-    removePendingTempFiles();
-    if (writing > 0) interrupted = true;
-    else process.exit(EXIT_INTERRUPTED);
-  });
+  let exitAfterWrite: number | undefined;
+  for (const signal of SIGNALS) {
+    process.on(signal, () => {
+      // Past the commit point the target is being replaced: the command finishes and reports that.
+      if (!guard.interrupt()) return;
+      const status = exitStatusForSignal(signal);
+      if (writing > 0) exitAfterWrite = status;
+      else process.exit(status);
+    });
+  }
+  // The test hook's "go on" (see OutputGuard.pause); without MERGE_TEST_PAUSE, SIGUSR2 keeps its default meaning.
+  if (process.env.MERGE_TEST_PAUSE) process.on("SIGUSR2", () => guard.resume());
+  await guard.pause("start");
+
   const io: CliIO = {
     cwd: process.cwd(),
     env: process.env,
     readStdin,
     writeOut: (text) =>
-      new Promise((resolve) => {
+      new Promise((resolve, reject) => {
         if (text === "") return resolve();
         writing++;
-        process.stdout.write(text, () => {
+        process.stdout.write(text, (error) => {
           writing--;
-          if (interrupted && writing === 0) process.exit(EXIT_INTERRUPTED);
-          resolve();
+          if (exitAfterWrite !== undefined && writing === 0) process.exit(exitAfterWrite);
+          if (error === null || error === undefined) return resolve();
+          if ((error as NodeJS.ErrnoException).code === "EPIPE") return quietExit();
+          import("./output-target.js").then(
+            ({ outputError }) => reject(outputError("standard output", error)),
+            reject,
+          );
         });
       }),
     writeErr: (text) => {
@@ -41,11 +86,14 @@ export async function main(argv: readonly string[]): Promise<void> {
     },
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
+    outputGuard: guard,
   };
   process.exitCode = await run(argv, io);
 }
 
 async function readStdin(): Promise<Uint8Array> {
+  // Node reads a directory given as standard input (`merge docs - < /etc`) as empty; a shell's `cat` refuses it.
+  if (fstatSync(0).isDirectory()) throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

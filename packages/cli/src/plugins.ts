@@ -107,7 +107,16 @@ function resolveImportTarget(specifier: string, cwd: string): string | undefined
     const root = join(dir, "node_modules", name);
     const manifest = join(root, "package.json");
     if (existsSync(manifest)) {
-      const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown; main?: string };
+      let pkg: { exports?: unknown; main?: string };
+      try {
+        pkg = (JSON.parse(readFileSync(manifest, "utf8")) ?? {}) as typeof pkg;
+      } catch (error) {
+        throw new MergeError(
+          "PLUGIN_LOAD",
+          `plugin package "${specifier}" has a package.json that cannot be read: ${describeError(error)}`,
+          { source: { file: manifest }, cause: error },
+        );
+      }
       const target =
         pkg.exports === undefined
           ? subpath === "."
@@ -150,6 +159,11 @@ function pickCondition(entry: unknown): string | undefined {
   return undefined;
 }
 
+/** The message of whatever a plugin module threw, even a value that cannot be turned into text. */
 function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return "it threw a value that cannot be printed";
+  }
 }

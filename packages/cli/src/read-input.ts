@@ -14,7 +14,7 @@ export interface InputText {
  * Failures are coded errors naming the file: `FILE_NOT_FOUND`, or `FILE_READ` for directories and permissions.
  */
 export async function readInput(name: string, io: CliIO): Promise<InputText> {
-  if (name === "-") return { name, text: decodeText(name, await io.readStdin()) };
+  if (name === "-") return { name, text: decodeText(name, await readStdinBytes(io)) };
   let bytes: Uint8Array;
   try {
     bytes = await readFile(resolve(io.cwd, name));
@@ -22,6 +22,15 @@ export async function readInput(name: string, io: CliIO): Promise<InputText> {
     throw fileError(name, error);
   }
   return { name, text: decodeText(name, bytes) };
+}
+
+/** All of standard input; a failure to read it (a directory, a closed descriptor) is `FILE_READ`. */
+export async function readStdinBytes(io: CliIO): Promise<Uint8Array> {
+  try {
+    return await io.readStdin();
+  } catch (error) {
+    throw fileError("standard input", error);
+  }
 }
 
 /**

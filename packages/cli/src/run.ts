@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { type CommandInfo, findCommand } from "./commands/table.js";
 import { commandHelp, mainHelp } from "./help.js";
 import type { CliIO } from "./io.js";
-import { painter, useColor } from "./io.js";
+import { oneLine, painter, useColor } from "./io.js";
 import { EXIT_DATA, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
 import { isUsageError, UsageError } from "./usage.js";
 
@@ -23,6 +23,16 @@ export function version(): string {
  * exits the process, so it can be called from tests and other programs.
  */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  try {
+    return await runCommandLine(argv, io);
+  } catch (error) {
+    // Whatever fails (a command, printing the help to a full disk), the user sees one line, never a stack trace.
+    if (isUsageError(error)) return usage(io, error);
+    return reportFailure(io, error);
+  }
+}
+
+async function runCommandLine(argv: readonly string[], io: CliIO): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "-h" || first === "--help" || first === "help") {
     const topic = first === "help" ? rest[0] : undefined;
@@ -58,27 +68,14 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     await io.writeOut(commandHelp(command));
     return EXIT_OK;
   }
-  try {
-    const module = await command.load();
-    return await module.execute({ values: parsed.values, positionals: parsed.positionals, io });
-  } catch (error) {
-    if (isUsageError(error)) return usage(io, error);
-    return reportFailure(io, error);
-  }
+  const module = await command.load();
+  return await module.execute({ values: parsed.values, positionals: parsed.positionals, io });
 }
 
 /** Prints a coded error as `file:line:col: message (at path) [CODE]`; anything else is a bug in merge itself. */
 async function reportFailure(io: CliIO, error: unknown): Promise<number> {
-  const { formatMergeError, isMergeError } = await import("@merge/core");
-  const paint = painter(useColor(io.stderrIsTTY, io.env));
-  if (isMergeError(error)) {
-    io.writeErr(`${paint.red("error:")} ${formatMergeError(error)}\n`);
-    return EXIT_DATA;
-  }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  io.writeErr(
-    `${paint.red("internal error:")} this is a bug in merge, please report it with this text:\n${detail}\n`,
-  );
+  const { failureReport } = await import("./report.js");
+  io.writeErr(failureReport(error, io.env, io.stderrIsTTY));
   return EXIT_DATA;
 }
 
@@ -115,6 +112,6 @@ function parseCommandLine(command: CommandInfo, args: readonly string[]) {
 function usage(io: CliIO, error: UsageError): number {
   const paint = painter(useColor(io.stderrIsTTY, io.env));
   const help = error.command === undefined ? "merge --help" : `merge ${error.command} --help`;
-  io.writeErr(`${paint.red("merge:")} ${error.message} [USAGE]\nRun '${help}' for usage.\n`);
+  io.writeErr(`${paint.red("merge:")} ${oneLine(error.message)} [USAGE]\nRun '${help}' for usage.\n`);
   return EXIT_USAGE;
 }

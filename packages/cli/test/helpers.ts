@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const BIN = join(PACKAGE_DIR, "dist", "bin.js");
+/** The built CLI; `MERGE_CLI_BIN` runs the binary suites against another build (an older release, say). */
+export const BIN = process.env.MERGE_CLI_BIN ?? join(PACKAGE_DIR, "dist", "bin.js");
 export const FIXTURES = join(PACKAGE_DIR, "test", "fixtures");
 export const REPO = join(PACKAGE_DIR, "..", "..");
 
@@ -29,7 +30,10 @@ export function merge(
     input: options.input ?? "",
     encoding: "utf8",
     env: env as NodeJS.ProcessEnv,
-    timeout: 20_000,
+    // Only against a hang: on a 2-core machine under load one run has taken over 20 s.
+    timeout: 300_000,
+    // spawnSync's default (1 MiB) would SIGTERM a command printing more, mid-write or just after.
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

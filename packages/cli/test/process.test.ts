@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, FIXTURES, merge } from "./helpers.js";
+import { startMerge, withoutPauses } from "./spawn.js";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "merge-cli-test-"));
@@ -51,32 +52,27 @@ describe("-o FILE", () => {
 });
 
 describe("signals and pipes", () => {
-  it("exits 130 on SIGINT with no output and no file written", async () => {
+  it("exits 130 on SIGINT while waiting for standard input, with no output and no file written", async () => {
     const dir = tempDir();
     const out = join(dir, "merged.yml");
-    // Waiting on standard input that never ends: the run is interrupted mid-way.
-    const child = spawn(process.execPath, [BIN, "docs", "docs/base.yml", "-", "-o", out], {
+    // Standard input stays open: the run waits on it. The test hook announces the signal handlers are in place
+    // (and waits for SIGUSR2 to go on), so the SIGINT below reaches a process that is reading, not starting.
+    const running = startMerge(["docs", "docs/base.yml", "-", "-o", out], {
       cwd: FIXTURES,
+      pause: "start",
       stdio: ["pipe", "pipe", "pipe"],
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.stdin.write("partial: ");
-    // Give the process time to start and block on standard input (a wait, not a timing assertion).
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    child.kill("SIGINT");
-    const code = await new Promise<number | null>((resolve) =>
-      child.on("close", (status) => resolve(status)),
-    );
-    expect(code).toBe(130);
-    expect(stdout).toBe("");
-    expect(stderr).toBe("");
+    running.child.stdin?.write("partial: ");
+    await running.paused("start");
+    // Let it go on to read standard input, and interrupt it: whether the SIGINT is handled at the pause or during
+    // the read (the order two pending signals are handled in is the kernel's), the handlers are in place and the
+    // outcome must be the same.
+    running.child.kill("SIGUSR2");
+    running.child.kill("SIGINT");
+    const end = await running.finished;
+    expect(end.status).toBe(130);
+    expect(end.stdout).toBe("");
+    expect(withoutPauses(end.stderr)).toBe("");
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -5,7 +5,7 @@ import { type CloudConfigPart, mergeCloudConfig, parseUserData } from "@merge/me
 import { loadYamlWithPositions } from "@merge/yaml";
 import { cloudConfigProvenance, captureRegistry, createTraceRecorder } from "@merge/explain";
 import type { CliIO } from "../io.js";
-import { fileError } from "../read-input.js";
+import { fileError, readStdinBytes } from "../read-input.js";
 import { UsageError } from "../usage.js";
 import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
@@ -95,7 +95,7 @@ function textOf(part: CloudConfigPart): string {
 }
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {
-  if (name === "-") return Buffer.from(await io.readStdin());
+  if (name === "-") return Buffer.from(await readStdinBytes(io));
   try {
     return await readFile(resolve(io.cwd, name));
   } catch (error) {

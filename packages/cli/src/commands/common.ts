@@ -1,9 +1,9 @@
 import { createRegistry, type MergerPlugin, type Registry } from "@merge/core";
-import { painter, useColor, type CliIO } from "../io.js";
+import { oneLine, painter, useColor, type CliIO } from "../io.js";
 import { loadPluginModule } from "../plugins.js";
 import type { OutputFormat } from "../render.js";
 import { UsageError } from "../usage.js";
-import { writeFileAtomic } from "../write-output.js";
+import { writeOutputFile } from "../write-output.js";
 import type { ParsedValues } from "./table.js";
 import { builtinPlugins } from "./builtins.js";
 
@@ -53,13 +53,16 @@ export async function createCliRegistry(
   return registry;
 }
 
-/** Sends the finished text to `-o FILE` (atomically) or standard output: one write, nothing partial. */
+/**
+ * Sends the finished text to `-o FILE` or standard output: one write, nothing partial. A regular file is replaced
+ * atomically; a FIFO or device is written through; nothing else is replaced (see `writeOutputFile`).
+ */
 export async function emit(io: CliIO, text: string, output: string | undefined): Promise<void> {
   if (output === undefined || output === "-") await io.writeOut(text);
-  else await writeFileAtomic(output, text, io.cwd);
+  else await writeOutputFile(output, text, io);
 }
 
 export function warn(io: CliIO, message: string): void {
   const paint = painter(useColor(io.stderrIsTTY, io.env));
-  io.writeErr(`${paint.yellow("warning:")} ${message}\n`);
+  io.writeErr(`${paint.yellow("warning:")} ${oneLine(message)}\n`);
 }

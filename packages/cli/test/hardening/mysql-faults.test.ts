@@ -73,6 +73,8 @@ if (server === undefined) {
     });
   } else {
     process.stderr.write(`[@merge/cli] skipped the MySQL fault tests: ${MISSING}\n`);
+    // A file with no test at all fails the run; this one says what was skipped.
+    it.skip("merge mysql against a real server (no MERGE_TEST_MYSQL_HOST)", () => undefined);
   }
 } else {
   const srv = server;
@@ -176,6 +178,25 @@ if (server === undefined) {
       expect(readFileSync(out, "utf8")).toBe("old: pillar\n");
       tally("faults", 1);
     });
+
+    it("refuses a 3,000-column result (nested 2,999 levels) as one DEPTH_LIMIT line, in every output", () => {
+      // Salt nests each row by its columns: 3,000 columns make a value 2,999 levels deep.
+      const columns = Array.from({ length: 3000 }, (_, i) => `'v${i}' AS c${i}`).join(", ");
+      const config = master("deep.yml", good(), `SELECT ${columns} FROM DUAL WHERE %s <> ''`);
+      const out = join(dir, "deep-out.yml");
+      writeFileSync(out, "old: pillar\n");
+      const outputs = [[], ["-f", "json"], ["--explain"], ["--explain", "-f", "json"], ["-o", out]];
+      for (const output of outputs) {
+        const run = merge(["mysql", "--config", config, "--minion-id", "web1", ...output], { cwd: dir });
+        expect(run.status, output.join(" ")).toBe(1);
+        expect(run.stdout).toBe("");
+        expect(run.stderr.split("\n")).toHaveLength(2);
+        expect(run.stderr).toMatch(/^error: .*\[DEPTH_LIMIT\]\n$/);
+        expect(run.stderr).not.toMatch(/RangeError|\n\s+at /);
+      }
+      expect(readFileSync(out, "utf8")).toBe("old: pillar\n");
+      tally("size", outputs.length);
+    }, 120_000);
 
     async function runningQuery(marker: string): Promise<number> {
       for (let i = 0; i < 400; i++) {

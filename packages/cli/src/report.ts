@@ -1,0 +1,57 @@
+import { formatMergeError, isMergeError } from "@merge/core";
+import { type CliIO, oneLine, painter, useColor } from "./io.js";
+
+/**
+ * The text standard error shows for a failed command: always one line, never a JavaScript stack trace.
+ * - a coded error: `error: file:line:col: message (at key.path) [CODE]`;
+ * - JavaScript running out of stack (data nested too deep for a recursive step) or out of string length (an output
+ *   too large to build): the coded `DEPTH_LIMIT` or `SIZE_LIMIT` line the user can act on;
+ * - anything else is a bug in merge: `internal error: <what> ... [INTERNAL]`; `MERGE_DEBUG=1` adds the stack trace
+ *   below it, for a bug report.
+ */
+export function failureReport(error: unknown, env: CliIO["env"], isTTY: boolean): string {
+  const paint = painter(useColor(isTTY, env));
+  if (isMergeError(error)) return `${paint.red("error:")} ${oneLine(formatMergeError(error))}\n`;
+  if (error instanceof RangeError) {
+    const message = safeMessage(error);
+    if (/maximum call stack/i.test(message)) {
+      return `${paint.red("error:")} the data nests too deep to process (the call stack ran out) [DEPTH_LIMIT]\n`;
+    }
+    if (/invalid string length|array length/i.test(message)) {
+      return `${paint.red("error:")} the output is too large to build in memory [SIZE_LIMIT]\n`;
+    }
+  }
+  const debug = env.MERGE_DEBUG !== undefined && env.MERGE_DEBUG !== "" && env.MERGE_DEBUG !== "0";
+  const line = `${paint.red("internal error:")} ${oneLine(summary(error))} (a bug in merge, please report it; MERGE_DEBUG=1 shows where) [INTERNAL]\n`;
+  return debug ? `${line}${stackOf(error)}` : line;
+}
+
+/** `TypeError: message`, shortened; whatever was thrown, even a value that throws when looked at. */
+function summary(error: unknown): string {
+  let text: string;
+  try {
+    if (error instanceof Error) text = `${error.name}: ${error.message}`;
+    else if (typeof error === "string") text = error;
+    else text = `a non-error value was thrown (${Object.prototype.toString.call(error)})`;
+  } catch {
+    text = "a value that cannot be printed was thrown";
+  }
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function safeMessage(error: Error): string {
+  try {
+    return String(error.message);
+  } catch {
+    return "";
+  }
+}
+
+function stackOf(error: unknown): string {
+  try {
+    const stack = error instanceof Error ? error.stack : undefined;
+    return typeof stack === "string" ? `${stack}\n` : "";
+  } catch {
+    return "";
+  }
+}
