@@ -2,7 +2,7 @@ import { type CST, Composer, Lexer, LineCounter, type Node, Parser, type YAMLErr
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
-import { type BuiltPosition, YamlConstructor } from "./construct.js";
+import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
 
 /** Default budget of constructed nodes, aliases counted as often as they are used (billion-laughs defence). */
@@ -47,7 +47,7 @@ export interface YamlWithPositions {
 const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 const YAML11_BREAKS = /[\u0085\u2028\u2029]/;
-const YAML11_BREAKS_ALL = /\u0085/g;
+const YAML11_BREAKS_ALL = /[\u0085\u2028\u2029]/g;
 const LONE_CR = /\r(?!\n)/g;
 
 /** A parsed document: the yaml package's, or one built by the fast path. */
@@ -61,6 +61,8 @@ interface Prepared {
   readonly text: string;
   readonly lines: LineCounter;
   readonly docs: readonly ParsedDoc[];
+  /** Scalars to read again from the original text (see `Reread`), or undefined when there are none. */
+  readonly reread: Reread | undefined;
 }
 
 function decode(input: string | Uint8Array, file: string | undefined): string {
@@ -155,10 +157,14 @@ function checkTree(
   text: string,
   lines: LineCounter,
   file: string | undefined,
+  reread: Map<number, RereadKind>,
+  separators: boolean,
 ): void {
   const stack: [CST.Token, number][] = [[token, 0]];
   while (stack.length > 0) {
     const [tok, depth] = stack.pop()!;
+    const kind = rereadKind(tok, separators);
+    if (kind !== undefined) reread.set((tok as CST.FlowScalar).offset, kind);
     if (tabs !== "none") {
       if (tok.type === "space") checkTabs([tok], tabs, text, lines, file);
       if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file);
@@ -233,6 +239,83 @@ function checkTree(
         break;
     }
   }
+}
+
+/** Whether a scalar token must be read again from the original text, and how. */
+function rereadKind(tok: CST.Token, separators: boolean): RereadKind | undefined {
+  switch (tok.type) {
+    case "scalar":
+    case "single-quoted-scalar":
+    case "double-quoted-scalar":
+      return tok.source.includes("\n") || tok.source.includes("\r") ? tok.type : undefined;
+    case "block-scalar":
+      // A literal block scalar needs its LINE and PARAGRAPH SEPARATORs back.
+      return separators && tok.props.some((t) => t.type === "block-scalar-header" && t.source.startsWith("|"))
+        ? "literal"
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * PyYAML's scanner does not check the indentation of a quoted scalar's continuation lines (only that none of them
+ * starts with a document marker), so `a: 'x\ny'` is `{a: "x y"}`; the `yaml` package's lexer ends the scalar at
+ * the first line indented no deeper than its parent. The parser's lexer gets this reading of quoted scalars
+ * instead: the scalar runs to its closing quote, unless a line inside starts with `---` or `...` (then it ends
+ * before that line, and the parser reports the missing quote).
+ */
+function* lexQuotedScalar(this: LexerInternals): Generator<string, string> {
+  const buffer = this.buffer;
+  const quote = buffer[this.pos]!;
+  let end = buffer.indexOf(quote, this.pos + 1);
+  if (quote === "'") {
+    while (end !== -1 && buffer[end + 1] === "'") end = buffer.indexOf("'", end + 2);
+  } else {
+    while (end !== -1) {
+      let backslashes = 0;
+      while (buffer[end - 1 - backslashes] === "\\") backslashes++;
+      if (backslashes % 2 === 0) break;
+      end = buffer.indexOf('"', end + 1);
+    }
+  }
+  const limit = end === -1 ? buffer.length : end;
+  for (let nl = buffer.indexOf("\n", this.pos); nl !== -1 && nl < limit; nl = buffer.indexOf("\n", nl + 1)) {
+    const marker = buffer.slice(nl + 1, nl + 4);
+    const after = buffer[nl + 4];
+    if ((marker === "---" || marker === "...") && (after === undefined || " \t\r\n".includes(after))) {
+      end = nl - (buffer[nl - 1] === "\r" ? 2 : 1);
+      break;
+    }
+  }
+  if (end === -1) {
+    if (!this.atEnd) return this.setNext("quoted-scalar");
+    end = buffer.length;
+  }
+  yield* this.pushToIndex(end + 1, false);
+  return this.flowLevel > 0 ? "flow" : "doc";
+}
+
+/** The parts of the `yaml` package's lexer that `lexQuotedScalar` uses (not in its typings). */
+interface LexerInternals {
+  readonly buffer: string;
+  readonly pos: number;
+  readonly atEnd: boolean;
+  readonly flowLevel: number;
+  setNext(state: string): string;
+  pushToIndex(index: number, allowEmpty: boolean): Generator<string, number>;
+  parseQuotedScalar: unknown;
+}
+
+/** A `yaml` parser whose lexer reads quoted scalars as PyYAML does. */
+function pyyamlParser(onNewLine: (offset: number) => void): Parser {
+  const parser = new Parser(onNewLine);
+  const lexer = (parser as unknown as { lexer: LexerInternals }).lexer;
+  if (typeof lexer?.parseQuotedScalar !== "function") {
+    throw new Error("@merge/yaml: the yaml package's lexer has changed; quoted scalars cannot be read");
+  }
+  lexer.parseQuotedScalar = lexQuotedScalar;
+  return parser;
 }
 
 /**
@@ -344,10 +427,12 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   const file = options.filename;
   let text = decode(input, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // YAML 1.1 (PyYAML, libyaml) also ends lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR, and reads a NEL
-  // line break as "\n"; the parser knows only YAML 1.2's breaks, so they are handed to it as newlines (same length,
-  // so positions stay right).
-  if (YAML11_BREAKS.test(text)) text = text.replace(YAML11_BREAKS_ALL, "\n");
+  const original = text;
+  // YAML 1.1 (PyYAML, libyaml) also ends lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR; the parser knows
+  // only YAML 1.2's breaks, so they are handed to it as newlines (same length, so positions stay right). Scalars
+  // that span lines are read again from the original text (where LS and PS are kept, see fold.ts).
+  const separators = YAML11_BREAKS.test(text);
+  if (separators) text = text.replace(YAML11_BREAKS_ALL, "\n");
   // A carriage return alone also ends a line (old Mac files); the parser only knows it before a line feed.
   if (text.includes("\r")) text = text.replace(LONE_CR, "\n");
   const lines = new LineCounter();
@@ -374,15 +459,17 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
       text,
       lines,
       docs: fast.root === null ? [] : [{ contents: fast.root, errors: [], range: [0, 0, 0] }],
+      reread: undefined,
     };
   }
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const tokens = Array.from(pyyamlParser(lines.addNewLine).parse(text));
   const tabs: TabRule = !text.includes("\t")
     ? "none"
     : (options.flavor ?? "pyyaml") === "pyyaml"
       ? "pyyaml"
       : "libyaml";
-  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file);
+  const reread = new Map<number, RereadKind>();
+  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file, reread, separators);
   if (tabs === "libyaml") {
     // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there.
     for (const token of tokens) {
@@ -395,7 +482,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   checkDocumentMarkers(tokens, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
   const docs: ParsedDoc[] = Array.from(composer.compose(tokens));
-  return { text, lines, docs };
+  return { text, lines, docs, reread: reread.size === 0 ? undefined : { original, kinds: reread } };
 }
 
 function syntaxError(doc: ParsedDoc, lines: LineCounter, file: string | undefined): void {
@@ -429,6 +516,7 @@ function constructDocument(
     mayMerge: prepared.text.includes("<<") || prepared.text.includes("!"),
     openEnd: /[\n\r]$/.test(prepared.text) ? undefined : prepared.text.length,
     text: prepared.text,
+    reread: prepared.reread,
   });
   return ctor.document(doc.contents);
 }
