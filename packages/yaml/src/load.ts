@@ -168,7 +168,10 @@ function checkTree(
     if (tabs !== "none") {
       if (tok.type === "space") checkTabs([tok], tabs, text, lines, file);
       if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file);
-      if ("end" in tok && Array.isArray(tok.end)) checkTabs(tok.end, tabs, text, lines, file);
+      // Inside flow collections libyaml skips tabs like spaces, up to the closing bracket.
+      if ("end" in tok && Array.isArray(tok.end) && !(tok.type === "flow-collection" && tabs === "libyaml")) {
+        checkTabs(tok.end, tabs, text, lines, file);
+      }
       if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], tabs, text, lines, file);
       if (tabs === "pyyaml" && tok.type === "scalar" && tok.source.includes("\t")) {
         tabError(tok.offset + tok.source.indexOf("\t"), lines, file);
@@ -183,6 +186,7 @@ function checkTree(
         }
       }
     }
+    if (tok.type === "flow-collection") checkFlowKeys(tok, text, lines, file);
     if (tok.type === "block-map") {
       for (const item of tok.items) {
         // The parser hangs a node that follows an explicit `? key` line without `:` on that key, and the composer
@@ -237,6 +241,45 @@ function checkTree(
         break;
       default:
         break;
+    }
+  }
+}
+
+/**
+ * PyYAML's rules for keys in flow collections that the `yaml` package relaxes: an implicit key ends with its `:`
+ * on the same line and within 1,024 characters (else the `:` is unexpected), and a `:` with no key before it
+ * (`[: a]`, `{: a}`) is an error.
+ */
+function checkFlowKeys(
+  tok: CST.FlowCollection,
+  text: string,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  for (const item of tok.items) {
+    const sep: readonly CST.SourceToken[] = "sep" in item && item.sep !== undefined ? item.sep : [];
+    const valueInd = sep.find((t) => t.type === "map-value-ind");
+    if (valueInd === undefined || item.start.some((t) => t.type === "explicit-key-ind")) continue;
+    const key = "key" in item ? item.key : undefined;
+    if (key === undefined || key === null) {
+      if (item.start.some((t) => t.type === "anchor" || t.type === "tag")) continue;
+      throw yamlError(
+        "YAML_PARSE",
+        "expected the node content, but found ':' (while parsing a flow node)",
+        file,
+        mark(lines, valueInd.offset),
+      );
+    }
+    const props = item.start.filter((t) => t.type === "anchor" || t.type === "tag");
+    const start = Math.min(key.offset, ...props.map((t) => t.offset));
+    const between = text.slice(start, valueInd.offset);
+    if (between.length > 1024 || between.includes("\n") || between.includes("\r")) {
+      throw yamlError(
+        "YAML_PARSE",
+        "expected ',' or the end of the flow collection, but found ':' (a simple key must be on one line)",
+        file,
+        mark(lines, valueInd.offset),
+      );
     }
   }
 }
@@ -302,19 +345,41 @@ interface LexerInternals {
   readonly pos: number;
   readonly atEnd: boolean;
   readonly flowLevel: number;
+  indentNext: number;
   setNext(state: string): string;
   pushToIndex(index: number, allowEmpty: boolean): Generator<string, number>;
   parseQuotedScalar: unknown;
+  parseFlowCollection: (this: LexerInternals) => Generator<string, string>;
+}
+
+/**
+ * Inside a flow collection PyYAML checks no indentation at all (`k: [a,\nb]` and `k: [x\ny]` are fine); the
+ * `yaml` package's lexer ends the collection at a line indented no deeper than the block around it. While it reads
+ * a flow collection it is told that the block around starts at column 0, where only `---` and `...` end things.
+ */
+function flowWithoutIndentation(
+  original: (this: LexerInternals) => Generator<string, string>,
+): (this: LexerInternals) => Generator<string, string> {
+  return function* (this: LexerInternals) {
+    const saved = this.indentNext;
+    this.indentNext = 0;
+    try {
+      return yield* original.call(this);
+    } finally {
+      if (this.flowLevel > 0) this.indentNext = saved;
+    }
+  };
 }
 
 /** A `yaml` parser whose lexer reads quoted scalars as PyYAML does. */
 function pyyamlParser(onNewLine: (offset: number) => void): Parser {
   const parser = new Parser(onNewLine);
   const lexer = (parser as unknown as { lexer: LexerInternals }).lexer;
-  if (typeof lexer?.parseQuotedScalar !== "function") {
+  if (typeof lexer?.parseQuotedScalar !== "function" || typeof lexer.parseFlowCollection !== "function") {
     throw new Error("@merge/yaml: the yaml package's lexer has changed; quoted scalars cannot be read");
   }
   lexer.parseQuotedScalar = lexQuotedScalar;
+  lexer.parseFlowCollection = flowWithoutIndentation(lexer.parseFlowCollection);
   return parser;
 }
 
