@@ -13,7 +13,7 @@ import {
 } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { YamlFloat } from "./float.js";
-import { foldPlain, foldQuoted, restoreLiteralBreaks } from "./fold.js";
+import { foldPlain, foldQuoted, readBlockScalar } from "./fold.js";
 import { keyEquality, keyText } from "./keys.js";
 import { resolvePlain, TAG } from "./resolver.js";
 import {
@@ -56,8 +56,15 @@ export interface ConstructorOptions {
   readonly reread: Reread | undefined;
 }
 
-/** How a scalar is read again: flow scalars that span lines, literal block scalars holding LS or PS breaks. */
-export type RereadKind = "scalar" | "single-quoted-scalar" | "double-quoted-scalar" | "literal";
+/**
+ * How a scalar is read again: flow scalars that span lines by their kind, block scalars holding LS or PS breaks
+ * with the indentation of the block collection around them.
+ */
+export type RereadKind =
+  | "scalar"
+  | "single-quoted-scalar"
+  | "double-quoted-scalar"
+  | { readonly block: number };
 
 /** Scalars (by start offset) that the loader reads again from the original text with PyYAML's rules. */
 export interface Reread {
@@ -234,7 +241,7 @@ export class YamlConstructor {
     if (kind === undefined) return;
     reread.kinds.delete(range[0]);
     const raw = reread.original.slice(range[0], range[1]);
-    if (kind === "literal") node.source = restoreLiteralBreaks(String(node.source ?? ""), raw);
+    if (typeof kind === "object") node.source = readBlockScalar(raw, kind.block);
     else if (kind === "scalar") node.source = foldPlain(raw);
     else node.source = foldQuoted(raw, kind === "double-quoted-scalar");
   }

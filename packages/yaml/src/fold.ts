@@ -140,20 +140,99 @@ export function foldPlain(raw: string): string {
 }
 
 /**
- * A literal block scalar read by the parser with LINE and PARAGRAPH SEPARATORs turned into "\n": PyYAML keeps them,
- * so the n-th line break of the value is given back the n-th line break of the source after the header line.
+ * A block scalar (`raw` runs from its `|` or `>` header to its end) read as PyYAML's scanner reads it: used when
+ * it holds a LINE or PARAGRAPH SEPARATOR, which PyYAML keeps as the line break it is (never folded into a space,
+ * and kept as the final break under the default chomping). `parentIndent` is the indentation of the block
+ * collection around it (-1 at the top), which gives the least indentation of its content.
  */
-export function restoreLiteralBreaks(value: string, raw: string): string {
-  const separators: string[] = [];
-  let i = raw.search(/[\n\r\u0085\u2028\u2029]/);
-  if (i < 0) return value;
-  i += breakAt(raw, i)!.length;
-  for (; i < raw.length; i++) {
-    const br = breakAt(raw, i);
-    if (br === undefined) continue;
-    separators.push(br.value);
-    i += br.length - 1;
+export function readBlockScalar(raw: string, parentIndent: number): string {
+  const folded = raw[0] === ">";
+  let i = 1;
+  let chomping: boolean | undefined;
+  let increment = 0;
+  for (let k = 0; k < 2; k++) {
+    const c = raw[i];
+    if (c === "+" || c === "-") {
+      chomping = c === "+";
+      i++;
+    } else if (c !== undefined && c >= "1" && c <= "9") {
+      increment = Number(c);
+      i++;
+    }
   }
-  let n = 0;
-  return value.replace(/\n/g, () => separators[n++] ?? "\n");
+  // The rest of the header line (spaces and a comment) is not content.
+  while (i < raw.length && breakAt(raw, i) === undefined) i++;
+  if (i < raw.length) i += breakAt(raw, i)!.length;
+  const end = raw.length;
+  let column = 0;
+  const spacesTo = (limit: number): void => {
+    while (i < end && raw.charCodeAt(i) === 32 && column < limit) {
+      i++;
+      column++;
+    }
+  };
+  /** Blank lines before content at `indent`: their breaks. */
+  const scanBreaksTo = (limit: number): string => {
+    let out = "";
+    spacesTo(limit);
+    for (let br = breakAt(raw, i); i < end && br !== undefined; br = breakAt(raw, i)) {
+      out += br.value;
+      i += br.length;
+      column = 0;
+      spacesTo(limit);
+    }
+    return out;
+  };
+  const minIndent = Math.max(parentIndent + 1, 1);
+  let indent: number;
+  let breaks: string;
+  if (increment > 0) {
+    indent = minIndent + increment - 1;
+    breaks = scanBreaksTo(indent);
+  } else {
+    // Detection: the deepest column reached by the leading blank lines and the first content line.
+    let deepest = 0;
+    breaks = "";
+    for (;;) {
+      if (i >= end) break;
+      if (raw.charCodeAt(i) === 32) {
+        i++;
+        column++;
+        if (column > deepest) deepest = column;
+        continue;
+      }
+      const br = breakAt(raw, i);
+      if (br === undefined) break;
+      breaks += br.value;
+      i += br.length;
+      column = 0;
+    }
+    indent = Math.max(minIndent, deepest);
+  }
+  let out = "";
+  let lineBreak = "";
+  while (column === indent && i < end) {
+    out += breaks;
+    const leadingNonSpace = !isBlank(raw.charCodeAt(i));
+    const start = i;
+    while (i < end && breakAt(raw, i) === undefined) i++;
+    out += raw.slice(start, i);
+    const br = i < end ? breakAt(raw, i) : undefined;
+    lineBreak = br?.value ?? "";
+    if (br !== undefined) i += br.length;
+    column = 0;
+    breaks = scanBreaksTo(indent);
+    if (column === indent && i < end) {
+      if (folded && lineBreak === "\n" && leadingNonSpace && !isBlank(raw.charCodeAt(i))) {
+        if (breaks === "") out += " ";
+      } else {
+        out += lineBreak;
+      }
+    } else {
+      break;
+    }
+  }
+  if (chomping !== false) out += lineBreak;
+  if (chomping === true) out += breaks;
+  return out;
 }

@@ -5,6 +5,10 @@ import { fastParse } from "./fastpath.js";
 import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
 
+// An anchor or alias name, as PyYAML and libyaml scan it, and what may follow it.
+const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/;
+const AFTER_ANCHOR = " \t\r\n?:,]}%@`";
+
 /** Default budget of constructed nodes, aliases counted as often as they are used (billion-laughs defence). */
 export const DEFAULT_MAX_NODES = 10_000_000;
 /** Default limit of collection nesting; deeper input is a `DEPTH_LIMIT` error (never a stack overflow). */
@@ -114,13 +118,14 @@ function tabError(offset: number, lines: LineCounter, file: string | undefined):
   );
 }
 
-/** PyYAML's scanner skips only spaces between tokens, so a tab there (or one ending a plain scalar) is an error. */
 /** How tabs between tokens are judged: PyYAML refuses them all; libyaml (Salt) only some; none when no tab. */
 type TabRule = "pyyaml" | "libyaml" | "none";
 
 /**
- * PyYAML's scanner skips only spaces between tokens, so a tab there is an error. libyaml skips tabs too, except at
- * the start of a line and right after a block indicator (`-`, `?`, or a `:` opening a line).
+ * PyYAML's scanner skips only spaces between tokens, so a tab there is an error. libyaml skips tabs too, except
+ * where a block key could start: in the first column, in the white space that opens a line with content on it (a
+ * blank or comment line may hold tabs after a space), and right after a block indicator (`-`, `?`, or a `:`
+ * opening a line).
  */
 function checkTabs(
   tokens: readonly CST.SourceToken[] | undefined,
@@ -136,13 +141,19 @@ function checkTabs(
     const at = t.offset + t.source.indexOf("\t");
     if (rule === "pyyaml") tabError(at, lines, file);
     const previous = tokens[i - 1];
-    const lineStart = t.offset === 0 || text[t.offset - 1] === "\n" || text[t.offset - 1] === "\r";
+    let before = t.offset - 1;
+    while (before >= 0 && (text[before] === " " || text[before] === "\t")) before--;
+    const lineStart = before < 0 || text[before] === "\n" || text[before] === "\r";
     const afterIndicator =
       previous !== undefined &&
       (previous.type === "seq-item-ind" ||
         previous.type === "explicit-key-ind" ||
         (previous.type === "map-value-ind" && (previous.offset === 0 || text[previous.offset - 1] === "\n")));
-    if ((lineStart && t.source[0] === "\t") || afterIndicator) tabError(at, lines, file);
+    let after = t.offset + t.source.length;
+    while (after < text.length && (text[after] === " " || text[after] === "\t")) after++;
+    const content = after < text.length && !"\n\r#".includes(text[after]!);
+    const firstColumn = t.source[0] === "\t" && (t.offset === 0 || "\n\r".includes(text[t.offset - 1]!));
+    if ((lineStart && (content || firstColumn)) || afterIndicator) tabError(at, lines, file);
   }
 }
 
@@ -159,13 +170,19 @@ function checkTree(
   file: string | undefined,
   reread: Map<number, RereadKind>,
   separators: boolean,
+  flavor: YamlFlavor,
 ): void {
-  const stack: [CST.Token, number][] = [[token, 0]];
+  const stack: [CST.Token, number, boolean][] = [[token, 0, false]];
   while (stack.length > 0) {
-    const [tok, depth] = stack.pop()!;
+    const [tok, depth, inFlow] = stack.pop()!;
     const kind = rereadKind(tok, separators);
     if (kind !== undefined) reread.set((tok as CST.FlowScalar).offset, kind);
-    if (tabs !== "none") {
+    checkNames(tok, text, lines, file);
+    if (inFlow && tok.type === "scalar")
+      checkFlowPlain(tok, tabs === "pyyaml" || flavor === "pyyaml", lines, file);
+    if (tabs === "libyaml" && tok.type === "block-scalar") checkBlockScalarTabs(tok, text, lines, file);
+    // Inside flow collections libyaml skips tabs like spaces.
+    if (tabs !== "none" && !(inFlow && tabs === "libyaml")) {
       if (tok.type === "space") checkTabs([tok], tabs, text, lines, file);
       if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file);
       // Inside flow collections libyaml skips tabs like spaces, up to the closing bracket.
@@ -229,14 +246,15 @@ function checkTree(
     }
     switch (tok.type) {
       case "document":
-        if (tok.value) stack.push([tok.value, depth]);
+        if (tok.value) stack.push([tok.value, depth, false]);
         break;
       case "block-map":
       case "block-seq":
       case "flow-collection":
         for (const item of tok.items) {
-          if ("key" in item && item.key) stack.push([item.key, depth + 1]);
-          if (item.value) stack.push([item.value, depth + 1]);
+          const flow = inFlow || tok.type === "flow-collection";
+          if ("key" in item && item.key) stack.push([item.key, depth + 1, flow]);
+          if (item.value) stack.push([item.value, depth + 1, flow]);
         }
         break;
       default:
@@ -261,8 +279,8 @@ function checkFlowKeys(
     const valueInd = sep.find((t) => t.type === "map-value-ind");
     if (valueInd === undefined || item.start.some((t) => t.type === "explicit-key-ind")) continue;
     const key = "key" in item ? item.key : undefined;
-    if (key === undefined || key === null) {
-      if (item.start.some((t) => t.type === "anchor" || t.type === "tag")) continue;
+    const props = item.start.filter((t) => t.type === "anchor" || t.type === "tag");
+    if ((key === undefined || key === null) && props.length === 0) {
       throw yamlError(
         "YAML_PARSE",
         "expected the node content, but found ':' (while parsing a flow node)",
@@ -270,8 +288,7 @@ function checkFlowKeys(
         mark(lines, valueInd.offset),
       );
     }
-    const props = item.start.filter((t) => t.type === "anchor" || t.type === "tag");
-    const start = Math.min(key.offset, ...props.map((t) => t.offset));
+    const start = Math.min(key?.offset ?? valueInd.offset, ...props.map((t) => t.offset));
     const between = text.slice(start, valueInd.offset);
     if (between.length > 1024 || between.includes("\n") || between.includes("\r")) {
       throw yamlError(
@@ -284,6 +301,95 @@ function checkFlowKeys(
   }
 }
 
+/** Anchor and alias names: PyYAML and libyaml take only ASCII letters, digits, `-` and `_`. */
+function checkNames(tok: CST.Token, text: string, lines: LineCounter, file: string | undefined): void {
+  const check = (t: { type: string; source: string; offset: number }): void => {
+    if (t.type !== "anchor" && t.type !== "alias") return;
+    const end = t.offset + t.source.length;
+    if (ANCHOR_NAME.test(t.source.slice(1)) && (end >= text.length || AFTER_ANCHOR.includes(text[end]!)))
+      return;
+    throw yamlError(
+      "YAML_PARSE",
+      `expected alphabetic or numeric character (while scanning an ${t.type === "anchor" ? "anchor" : "alias"})`,
+      file,
+      mark(lines, t.offset),
+    );
+  };
+  if (tok.type === "alias") check(tok);
+  for (const field of ["start", "props", "sep", "end"] as const) {
+    const list = (tok as unknown as Record<string, unknown>)[field];
+    if (Array.isArray(list)) for (const t of list) check(t as CST.SourceToken);
+  }
+  if ("items" in tok) {
+    for (const item of tok.items) {
+      for (const t of item.start) check(t);
+      if ("sep" in item && item.sep !== undefined) for (const t of item.sep) check(t);
+    }
+  }
+}
+
+/**
+ * A plain scalar inside a flow collection: `:` there always starts a value (so `[:a]` is an error in PyYAML and
+ * libyaml), and PyYAML (not libyaml) ends a plain scalar at `?`, which can only begin a key.
+ */
+function checkFlowPlain(
+  tok: CST.FlowScalar,
+  pyyaml: boolean,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  const question = pyyaml ? tok.source.indexOf("?") : -1;
+  if (tok.source[0] !== ":" && question < 0) return;
+  throw yamlError(
+    "YAML_PARSE",
+    `expected ',' or the end of the flow collection, but found '${tok.source[0] === ":" ? ":" : "?"}'`,
+    file,
+    mark(lines, tok.offset + (tok.source[0] === ":" ? 0 : question)),
+  );
+}
+
+/**
+ * libyaml refuses a tab in the indentation of a block scalar: before the content's indentation is known (a line
+ * whose first non-space is a tab while it is being detected) and to the left of that indentation afterwards.
+ */
+function checkBlockScalarTabs(
+  tok: CST.BlockScalar,
+  text: string,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  if (!tok.source.includes("\t")) return;
+  const header = tok.props.find((t) => t.type === "block-scalar-header") as CST.SourceToken | undefined;
+  const explicit = /[1-9]/.exec(header?.source ?? "");
+  let indent = explicit === null ? 0 : Math.max(tok.indent, 0) + Number(explicit[0]);
+  const start = text.indexOf("\n", tok.offset) + 1;
+  if (start === 0) return;
+  let pos = start;
+  const end = tok.offset + (text.length - tok.offset);
+  while (pos < end) {
+    let lineEnd = text.indexOf("\n", pos);
+    if (lineEnd < 0) lineEnd = text.length;
+    let column = 0;
+    while (text.charCodeAt(pos + column) === 32 && (indent === 0 || column < indent)) column++;
+    const c = text[pos + column];
+    if (c === "\t" && (indent === 0 || column < indent)) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found a tab character where an indentation space is expected (while scanning a block scalar)",
+        file,
+        mark(lines, pos + column),
+      );
+    }
+    if (indent === 0 && pos + column < lineEnd && c !== "\r") {
+      // The first line with content fixes the indentation; a less indented one ends the scalar.
+      indent = column;
+    } else if (indent > 0 && column < indent && pos + column < lineEnd && c !== "\r") {
+      return;
+    }
+    pos = lineEnd + 1;
+  }
+}
+
 /** Whether a scalar token must be read again from the original text, and how. */
 function rereadKind(tok: CST.Token, separators: boolean): RereadKind | undefined {
   switch (tok.type) {
@@ -292,10 +398,8 @@ function rereadKind(tok: CST.Token, separators: boolean): RereadKind | undefined
     case "double-quoted-scalar":
       return tok.source.includes("\n") || tok.source.includes("\r") ? tok.type : undefined;
     case "block-scalar":
-      // A literal block scalar needs its LINE and PARAGRAPH SEPARATORs back.
-      return separators && tok.props.some((t) => t.type === "block-scalar-header" && t.source.startsWith("|"))
-        ? "literal"
-        : undefined;
+      // A block scalar needs its LINE and PARAGRAPH SEPARATORs back, unfolded.
+      return separators ? { block: tok.indent } : undefined;
     default:
       return undefined;
   }
@@ -534,7 +638,8 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
       ? "pyyaml"
       : "libyaml";
   const reread = new Map<number, RereadKind>();
-  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file, reread, separators);
+  const flavor = options.flavor ?? "pyyaml";
+  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file, reread, separators, flavor);
   if (tabs === "libyaml") {
     // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there.
     for (const token of tokens) {
