@@ -172,9 +172,12 @@ function checkTree(
   separators: boolean,
   flavor: YamlFlavor,
 ): void {
-  const stack: [CST.Token, number, boolean][] = [[token, 0, false]];
+  // Each token with its nesting depth, whether it sits in a flow collection, and the indentation of the block
+  // collection around it (-1 at the top).
+  const stack: [CST.Token, number, boolean, number][] = [[token, 0, false, -1]];
   while (stack.length > 0) {
-    const [tok, depth, inFlow] = stack.pop()!;
+    const [tok, depth, inFlow, blockIndent] = stack.pop()!;
+    if (tabs === "libyaml" && tok.type === "scalar") checkPlainContinuation(tok, blockIndent, lines, file);
     const kind = rereadKind(tok, separators);
     if (kind !== undefined) reread.set((tok as CST.FlowScalar).offset, kind);
     checkNames(tok, text, lines, file);
@@ -246,15 +249,16 @@ function checkTree(
     }
     switch (tok.type) {
       case "document":
-        if (tok.value) stack.push([tok.value, depth, false]);
+        if (tok.value) stack.push([tok.value, depth, false, -1]);
         break;
       case "block-map":
       case "block-seq":
       case "flow-collection":
         for (const item of tok.items) {
           const flow = inFlow || tok.type === "flow-collection";
-          if ("key" in item && item.key) stack.push([item.key, depth + 1, flow]);
-          if (item.value) stack.push([item.value, depth + 1, flow]);
+          const indent = tok.type === "flow-collection" ? blockIndent : tok.indent;
+          if ("key" in item && item.key) stack.push([item.key, depth + 1, flow, indent]);
+          if (item.value) stack.push([item.value, depth + 1, flow, indent]);
         }
         break;
       default:
@@ -296,6 +300,32 @@ function checkFlowKeys(
         "expected ',' or the end of the flow collection, but found ':' (a simple key must be on one line)",
         file,
         mark(lines, valueInd.offset),
+      );
+    }
+  }
+}
+
+/**
+ * libyaml refuses a tab that opens a continuation line of a plain scalar left of the indentation the scalar needs
+ * (one more than the block collection around it): `k: [a\n\tb]` ("a tab character that violates indentation").
+ */
+function checkPlainContinuation(
+  tok: CST.FlowScalar,
+  blockIndent: number,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  if (blockIndent < 0 || !tok.source.includes("\t")) return;
+  const source = tok.source;
+  for (let nl = source.indexOf("\n"); nl >= 0; nl = source.indexOf("\n", nl + 1)) {
+    let column = 0;
+    while (source[nl + 1 + column] === " ") column++;
+    if (source[nl + 1 + column] === "\t" && column <= blockIndent) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found a tab character that violates indentation (while scanning a plain scalar)",
+        file,
+        mark(lines, tok.offset + nl + 1 + column),
       );
     }
   }
