@@ -22,7 +22,7 @@ export function readerMismatches(texts: readonly string[]): Record<YamlFlavor, s
       const want = answers[f * texts.length + i];
       let got: unknown;
       try {
-        got = canonLoaded(loadYaml(text, { flavor, mappings: "map" }));
+        got = canonLoaded(loadYaml(text, { flavor, values: "exact" }));
       } catch (error) {
         if (!isMergeError(error)) throw error;
         got = { $error: error.code };

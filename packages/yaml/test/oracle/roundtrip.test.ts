@@ -54,7 +54,7 @@ export function roundTripFailures(written: readonly Written[]): Record<OracleLoa
     });
     let ours: string;
     try {
-      ours = JSON.stringify(canonLoaded(loadYaml(text, { mappings: "map" })));
+      ours = JSON.stringify(canonLoaded(loadYaml(text, { values: "exact" })));
     } catch (error) {
       ours = String(error);
     }
