@@ -177,8 +177,8 @@ export function scalarCorpus(seed = 20261202, randomCount = 1500) {
     const n = 1 + r.int(6);
     for (let k = 0; k < n; k++) s += pieces();
     // Some long ones, so that line wrapping (width 80) is exercised.
-    if (r.int(12) === 0)
-      s = Array.from({ length: 4 + r.int(12) }, () => s || "word").join(r.pick([" ", "  ", "\n", " \n "]));
+    if (r.int(16) === 0)
+      s = Array.from({ length: 4 + r.int(6) }, () => s || "word").join(r.pick([" ", "  ", "\n", " \n "]));
     out.add(s);
   }
   return [...out];

@@ -63,7 +63,45 @@ export function roundTripFailures(written: readonly Written[]): Record<OracleLoa
   return out as Record<OracleLoader | "ours", string[]>;
 }
 
+/** Integers around JavaScript's and Python's limits (2^53, 4,300 decimal digits), floats and other scalars. */
+const OTHER_VALUES: unknown[] = [
+  0,
+  -1,
+  2 ** 53 - 1,
+  2n ** 53n,
+  -(2n ** 64n),
+  10n ** 4299n,
+  10n ** 4300n,
+  -(60n ** 3000n),
+  1.5,
+  -0.25,
+  1e300,
+  5e-324,
+  Number.POSITIVE_INFINITY,
+  Number.NaN,
+  true,
+  null,
+];
+
 describe.runIf(runOracle)(`what the emitter writes reads back identically in ${oracleName}`, () => {
+  it(`writes ${OTHER_VALUES.length} numbers and other scalars in every preset that PyYAML reads back unchanged`, () => {
+    const written: Written[] = [];
+    for (const preset of PRESETS) {
+      for (const style of STYLES) {
+        const value = [OTHER_VALUES, new Map([["k", OTHER_VALUES]])];
+        written.push({
+          text: dumpYaml(value, { preset, style, trim: false }),
+          value,
+          where: `${preset}/${style}`,
+        });
+      }
+    }
+    const failures = roundTripFailures(written);
+    expect(failures.safe).toEqual([]);
+    expect(failures.csafe).toEqual([]);
+    expect(failures.ours).toEqual([]);
+  });
+
   const strings = scalarCorpus();
   const written = writtenTexts(strings);
 

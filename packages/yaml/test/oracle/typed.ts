@@ -8,8 +8,10 @@ export function canonLoaded(v: unknown): unknown {
   if (v instanceof PyDict) return { $map: [...v].map(([k, x]) => [canonLoaded(k), canonLoaded(x)]) };
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "bigint") return { $int: String(v) };
-  if (typeof v === "number")
-    return Number.isInteger(v) ? { $int: String(v) } : { $float: pythonFloatRepr(v) };
+  // As the representer takes them: integral numbers within 2^53 are ints, any other number a float.
+  if (typeof v === "number") {
+    return Number.isSafeInteger(v) ? { $int: String(v) } : { $float: pythonFloatRepr(v) };
+  }
   if (v instanceof YamlTimestamp) {
     return v.kind === "date" ? { $date: v.toPythonIsoformat() } : { $datetime: v.toPythonIsoformat(" ") };
   }
