@@ -133,6 +133,7 @@ function checkTabs(
   text: string,
   lines: LineCounter,
   file: string | undefined,
+  inBlock = true,
 ): void {
   if (tokens === undefined) return;
   for (let i = 0; i < tokens.length; i++) {
@@ -152,7 +153,9 @@ function checkTabs(
     let after = t.offset + t.source.length;
     while (after < text.length && (text[after] === " " || text[after] === "\t")) after++;
     const content = after < text.length && !"\n\r#".includes(text[after]!);
-    const firstColumn = t.source[0] === "\t" && (t.offset === 0 || "\n\r".includes(text[t.offset - 1]!));
+    // A tab in the first column "violates indentation" inside a block collection (not around a root scalar).
+    const firstColumn =
+      inBlock && t.source[0] === "\t" && (t.offset === 0 || "\n\r".includes(text[t.offset - 1]!));
     if ((lineStart && (content || firstColumn)) || afterIndicator) tabError(at, lines, file);
   }
 }
@@ -186,13 +189,15 @@ function checkTree(
     if (tabs === "libyaml" && tok.type === "block-scalar") checkBlockScalarTabs(tok, text, lines, file);
     // Inside flow collections libyaml skips tabs like spaces.
     if (tabs !== "none" && !(inFlow && tabs === "libyaml")) {
-      if (tok.type === "space") checkTabs([tok], tabs, text, lines, file);
-      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file);
+      const root = tok.type === "document" ? tok.value?.type : undefined;
+      const inBlock = blockIndent >= 0 || root === "block-map" || root === "block-seq";
+      if (tok.type === "space") checkTabs([tok], tabs, text, lines, file, inBlock);
+      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file, inBlock);
       // Inside flow collections libyaml skips tabs like spaces, up to the closing bracket.
       if ("end" in tok && Array.isArray(tok.end) && !(tok.type === "flow-collection" && tabs === "libyaml")) {
-        checkTabs(tok.end, tabs, text, lines, file);
+        checkTabs(tok.end, tabs, text, lines, file, inBlock);
       }
-      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], tabs, text, lines, file);
+      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], tabs, text, lines, file, inBlock);
       if (tabs === "pyyaml" && tok.type === "scalar" && tok.source.includes("\t")) {
         tabError(tok.offset + tok.source.indexOf("\t"), lines, file);
       }

@@ -41,20 +41,21 @@ export function readerMismatches(texts: readonly string[]): Record<YamlFlavor, s
 
 /**
  * Differences left on purpose, each a syntax corner no configuration file uses; every other mismatch fails.
- * - `[?a]`: inside a flow collection PyYAML and libyaml take a `?` before a non-space for a key indicator (a
- *   one-pair mapping `{a: null}`); here it starts a plain scalar (`?a`), or is refused in the `pyyaml` flavour.
+ * - `[?a]`, `{?a: v}`: inside a flow collection PyYAML and libyaml take a `?` before a non-space for a key
+ *   indicator (`[?a]` is `[{a: null}]`); here it starts a plain scalar (`?a`), or is refused in the `pyyaml`
+ *   flavour.
  * - libyaml refuses some flow collections PyYAML accepts and we accept too: an empty key or value at a bracket
  *   (`[a:]`, `[x :]`, `[? ]`), `??`, a `?` or tab inside a plain key (`{a:?\t~: v}`).
  * - libyaml skips a byte-order mark at the start of any line; both PyYAML and we refuse it there.
  */
 export const KNOWN_DIFFERENCES: Record<YamlFlavor, readonly RegExp[]> = {
-  pyyaml: [/^"\[ *\?[^ ]/],
+  pyyaml: [/^"[[{] *\?[^ ]/],
   salt: [
-    /^"\[ *\?[^ ]/,
+    /^"[[{] *\?[^ ]/,
     /^"\{\?\?/,
     /^"\[[^,\]]*:\]/,
     /^"\[\?(?: |\\n)\]/,
-    /^"\{a:\?\\t/,
+    /^"[[{]a:\?\\t/,
     /\\u2028\\ufeff|\u2028\ufeff/,
   ],
 };
