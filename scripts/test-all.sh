@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite the way CI does: builds every package, starts a throwaway MariaDB server on loopback
-# for the MySQL pillar's integration tests, runs every package's tests, rehearses a release against a throwaway
-# Verdaccio registry on loopback (scripts/release/rehearse.mjs), and stops both servers whatever happens.
+# for the MySQL pillar's integration tests, installs python3-yaml for the YAML oracle tests when missing, runs every
+# package's tests, rehearses a release against a throwaway Verdaccio registry on loopback
+# (scripts/release/rehearse.mjs), and stops both servers whatever happens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
@@ -12,6 +13,10 @@ source scripts/mariadb.sh
 source scripts/verdaccio.sh
 mariadb_start
 trap mariadb_stop EXIT
+# Debian's python3-yaml: the oracle of @merge/yaml's PyYAML tests (they fail, not skip, in CI without it).
+# shellcheck source=scripts/python-yaml.sh
+source scripts/python-yaml.sh
+python_yaml_install
 
 pnpm run build
 pnpm run typecheck

@@ -64,8 +64,10 @@ function isWhitespace(cp: number): boolean {
 
 function isUnicodePrintable(cp: number, libyaml: boolean): boolean {
   if (cp === 0xfeff) return false;
-  // libyaml's printable test leaves out NEL (U+0085) as well.
-  if (cp === 0x85) return !libyaml;
+  // PyYAML counts NEL (U+0085) as printable, so with allow_unicode it writes one raw inside single quotes, where
+  // every YAML 1.1 reader (PyYAML's own included) folds it into a space. Here it is not printable, as in libyaml:
+  // such strings are double-quoted, with NEL escaped as `\N`.
+  if (cp === 0x85) return false;
   if ((cp >= 0xa0 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd)) return true;
   return !libyaml && cp >= 0x10000 && cp < 0x10ffff;
 }

@@ -13,6 +13,7 @@ import {
 } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { YamlFloat } from "./float.js";
+import { foldPlain, foldQuoted, readBlockScalar } from "./fold.js";
 import { keyEquality, keyText } from "./keys.js";
 import { resolvePlain, TAG } from "./resolver.js";
 import {
@@ -51,6 +52,25 @@ export interface ConstructorOptions {
   readonly openEnd: number | undefined;
   /** The text being read (to place error marks). */
   readonly text: string;
+  /** Scalars whose value is read again from the original text, or undefined when there are none. */
+  readonly reread: Reread | undefined;
+}
+
+/**
+ * How a scalar is read again: flow scalars that span lines by their kind, block scalars holding LS or PS breaks
+ * with the indentation of the block collection around them.
+ */
+export type RereadKind =
+  | "scalar"
+  | "single-quoted-scalar"
+  | "double-quoted-scalar"
+  | { readonly block: number };
+
+/** Scalars (by start offset) that the loader reads again from the original text with PyYAML's rules. */
+export interface Reread {
+  /** The decoded text before LS, PS and NEL were turned into "\n" for the parser. */
+  readonly original: string;
+  readonly kinds: Map<number, RereadKind>;
 }
 
 type AnyNode = Node | null | undefined;
@@ -201,6 +221,7 @@ export class YamlConstructor {
     let value: unknown;
     if (isScalar(node)) {
       this.spend(1, node);
+      if (this.o.reread !== undefined) this.reread(node as Scalar, this.o.reread);
       value = this.scalar(node as Scalar);
       if (this.o.track) this.lastPos = this.position(node);
       if ((node as Scalar).anchor === undefined) return value;
@@ -210,6 +231,19 @@ export class YamlConstructor {
     }
     if (anchors) this.built.set(node, { value, size: this.count - before, pos: this.lastPos });
     return value;
+  }
+
+  /** Gives a scalar the value PyYAML reads from its source (see fold.ts); each node once. */
+  private reread(node: Scalar, reread: Reread): void {
+    const range = node.range;
+    if (range === undefined || range === null) return;
+    const kind = reread.kinds.get(range[0]);
+    if (kind === undefined) return;
+    reread.kinds.delete(range[0]);
+    const raw = reread.original.slice(range[0], range[1]);
+    if (typeof kind === "object") node.source = readBlockScalar(raw, kind.block);
+    else if (kind === "scalar") node.source = foldPlain(raw);
+    else node.source = foldQuoted(raw, kind === "double-quoted-scalar");
   }
 
   private tagOf(node: Node): string | undefined {

@@ -39,6 +39,25 @@ describe("dumpYaml presets", () => {
 });
 
 describe("scalars", () => {
+  // PyYAML with allow_unicode writes NEL raw inside single quotes, and every YAML 1.1 reader (its own included) reads
+  // a space back; here it is double-quoted and escaped. (Checked against Debian's python3-yaml: test/oracle.)
+  it("writes integers of more than 4,300 digits in hexadecimal, which Python reads back (decimal it refuses)", () => {
+    const big = 60n ** 3000n;
+    expect(dumpYaml({ a: big })).toBe(`a: 0x${big.toString(16)}\n`);
+    expect(dumpYaml({ a: -big }, { preset: "salt" })).toBe(`{a: -0x${big.toString(16)}}`);
+    expect(loadYaml(dumpYaml([big, -big, 10n ** 4299n]))).toEqual([big, -big, 10n ** 4299n]);
+    expect(dumpYaml(10n ** 4299n)).toBe(`${10n ** 4299n}\n...\n`);
+  });
+
+  it("double-quotes NEL even with allow_unicode, so that it reads back", () => {
+    expect(dumpYaml({ a: "x\u0085y" }, { preset: "readable" })).toBe('a: "x\\Ny"\n');
+    expect(dumpYaml({ a: "x\u0085y" })).toBe('a: "x\\Ny"\n');
+    expect(dumpYaml({ a: "x\u0085y" }, { preset: "salt" })).toBe('{a: "x\\Ny"}');
+    for (const s of ["\u0085", "a\u0085b", "\u0085  x", "\u00df\u0085\u2029  "]) {
+      expect(loadYaml(dumpYaml({ [s]: s }, { preset: "readable" }))).toEqual({ [s]: s });
+    }
+  });
+
   it("quotes strings that would read back as another type", () => {
     const strings = [
       "yes",

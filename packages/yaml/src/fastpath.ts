@@ -394,10 +394,12 @@ class FastParser {
       return [node, i + 1];
     }
     for (;;) {
+      const itemStart = i;
       const [item, after] = this.flowItem(i, end, depth);
       i = this.skipSpaces(after, end);
       if (isMap) {
-        if (text[i] !== ":" || !(text[i + 1] === " ")) bail();
+        // A simple key is at most 1,024 characters long (PyYAML, libyaml): longer ones go to the full parser.
+        if (text[i] !== ":" || !(text[i + 1] === " ") || i - itemStart > 1000) bail();
         const [value, next] = this.flowItem(this.skipSpaces(i + 1, end), end, depth);
         (node as YAMLMap).items.push(pairOf(item, value));
         i = this.skipSpaces(next, end);

@@ -114,6 +114,24 @@ describe("YAML 1.1 implicit types (PyYAML resolver)", () => {
   });
 });
 
+describe("base 60 and Python's int limits", () => {
+  it("sums base-60 floats in PyYAML's order and overflows where Python does", () => {
+    expect(py("a: 190:20:30.15")).toEqual({ a: 685230.15 });
+    expect(py('a: !!float " 1 : 2 "')).toEqual({ a: 62 });
+    expect(py("a: !!float 1_0:1_0.5")).toEqual({ a: 610.5 });
+    expect((py(`a: 1${":1".repeat(170)}.5`) as { a: number }).a).toBe(1.9634136409562277e302);
+    expect(fails(() => py(`a: 1${":1".repeat(180)}.5`)).message).toMatch(/int too large to convert to float/);
+  });
+
+  it("reads long base-60 integers exactly and refuses decimal ints of more than 4,300 digits, as Python 3.11 does", () => {
+    expect(py(`a: 1${":00".repeat(3000)}`)).toEqual({ a: 60n ** 3000n });
+    expect(py(`a: 1${"1".repeat(4299)}`)).toEqual({ a: BigInt(`1${"1".repeat(4299)}`) });
+    expect(fails(() => py(`a: 1${"1".repeat(4300)}`)).message).toMatch(/Exceeds the limit \(4300 digits\)/);
+    expect(fails(() => salt(`a: 0${"1".repeat(4301)}`)).code).toBe("YAML_TAG");
+    expect(py(`a: 0x${"f".repeat(5000)}`)).toEqual({ a: 16n ** 5000n - 1n });
+  });
+});
+
 describe("salt flavour (SaltYamlSafeLoader)", () => {
   it("strips leading zeros of unsigned integers but keeps signed octal", () => {
     expect(salt("[0123, -012, +012, 0, 00, 0x1F, 0b11, 0_7, 1_000]")).toEqual([
@@ -298,6 +316,59 @@ describe("documents, encoding and syntax errors", () => {
     expect(py("a: 'p\u0085  q'")).toEqual({ a: "p q" });
     expect(py("a: |\n  l1\u0085  l2\n")).toEqual({ a: "l1\nl2\n" });
     expect(py("- a\u0085- b")).toEqual(["a", "b"]);
+  });
+
+  // Expected values: PyYAML 6.0 (Debian's python3-yaml), yaml.safe_load and CSafeLoader.
+  it("ends lines at LINE and PARAGRAPH SEPARATOR too, keeping the separator where PyYAML keeps it", () => {
+    for (const load of [py, salt]) {
+      expect(load("a: x\u2028b: y")).toEqual({ a: "x", b: "y" });
+      expect(load("# comment\u2029a: 1")).toEqual({ a: 1 });
+      expect(load("a: 'x\u2028y'")).toEqual({ a: "x\u2028y" });
+      expect(load('a: "x \u2028 y"')).toEqual({ a: "x\u2028y" });
+      expect(load("a: x\u2028 y")).toEqual({ a: "x\u2028y" });
+      expect(load("k: |\n  x\u2028  y\n")).toEqual({ k: "x\u2028y\n" });
+      expect(load("k: >\n  a\u2028  b\n  c\n\n  d\n")).toEqual({ k: "a\u2028b c\nd\n" });
+      expect(load("k: >\n  a\u2029\n  b\u2029\n")).toEqual({ k: "a\u2029\nb\u2029" });
+    }
+  });
+
+  it("reads quoted scalars whose lines are indented no deeper than their key (issue 11)", () => {
+    for (const load of [py, salt]) {
+      expect(load("a: 'x\ny'")).toEqual({ a: "x y" });
+      expect(load('k:\n  a: "x\n  y"\n  b: 1')).toEqual({ k: { a: "x y", b: 1 } });
+      expect(load("- 'a\nb'\n- c")).toEqual(["a b", "c"]);
+      expect(load("a:\n  - b: 'c\n d'\n    e: 2")).toEqual({ a: [{ b: "c d", e: 2 }] });
+      expect(load("a: 'p  \n\n\n  q  '")).toEqual({ a: "p\n\nq  " });
+      expect(load('a: "p\\\n   q"')).toEqual({ a: "pq" });
+      expect(load('a: "p \\\n\n   q"')).toEqual({ a: "p \nq" });
+      // Flow collections check no indentation either.
+      expect(load("k: [a,\nb]\nz: 1")).toEqual({ k: ["a", "b"], z: 1 });
+      expect(load("k: [x  \ny z, 'p\nq']")).toEqual({ k: ["x y z", "p q"] });
+      // A document marker inside a quoted scalar ends it, and the missing quote is an error.
+      expect(fails(() => load("a: 'x\n---\n  y'")).code).toBe("YAML_PARSE");
+    }
+  });
+
+  it("scans flow keys and anchors as PyYAML does", () => {
+    for (const load of [py, salt]) {
+      for (const text of [
+        "{a: 1, b\n: 2}",
+        "{'q\n': v}",
+        "[: a]",
+        "{: a}",
+        "[:a]",
+        "{!!str\n: v}",
+        "k: &&",
+        "k: &a.b x",
+      ]) {
+        expect(fails(() => load(text)).code).toBe("YAML_PARSE");
+      }
+      expect(fails(() => load(`{${"a".repeat(1100)}: v}`)).code).toBe("YAML_PARSE");
+      expect(load("[a:b, &x-1 c, *x-1]")).toEqual(["a:b", "c", "c"]);
+    }
+    // PyYAML ends a plain scalar at `?` in a flow collection; libyaml does not.
+    expect(fails(() => py("[http://x.y/z?a=b]")).code).toBe("YAML_PARSE");
+    expect(salt("[http://x.y/z?a=b]")).toEqual(["http://x.y/z?a=b"]);
   });
 
   it("refuses invalid UTF-8 and special characters", () => {

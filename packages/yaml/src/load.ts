@@ -2,8 +2,12 @@ import { type CST, Composer, Lexer, LineCounter, type Node, Parser, type YAMLErr
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
-import { type BuiltPosition, YamlConstructor } from "./construct.js";
+import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
+
+// An anchor or alias name, as PyYAML and libyaml scan it, and what may follow it.
+const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/;
+const AFTER_ANCHOR = " \t\r\n?:,]}%@`";
 
 /** Default budget of constructed nodes, aliases counted as often as they are used (billion-laughs defence). */
 export const DEFAULT_MAX_NODES = 10_000_000;
@@ -47,7 +51,7 @@ export interface YamlWithPositions {
 const NON_PRINTABLE = /[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 const YAML11_BREAKS = /[\u0085\u2028\u2029]/;
-const YAML11_BREAKS_ALL = /\u0085/g;
+const YAML11_BREAKS_ALL = /[\u0085\u2028\u2029]/g;
 const LONE_CR = /\r(?!\n)/g;
 
 /** A parsed document: the yaml package's, or one built by the fast path. */
@@ -61,6 +65,8 @@ interface Prepared {
   readonly text: string;
   readonly lines: LineCounter;
   readonly docs: readonly ParsedDoc[];
+  /** Scalars to read again from the original text (see `Reread`), or undefined when there are none. */
+  readonly reread: Reread | undefined;
 }
 
 function decode(input: string | Uint8Array, file: string | undefined): string {
@@ -112,13 +118,14 @@ function tabError(offset: number, lines: LineCounter, file: string | undefined):
   );
 }
 
-/** PyYAML's scanner skips only spaces between tokens, so a tab there (or one ending a plain scalar) is an error. */
 /** How tabs between tokens are judged: PyYAML refuses them all; libyaml (Salt) only some; none when no tab. */
 type TabRule = "pyyaml" | "libyaml" | "none";
 
 /**
- * PyYAML's scanner skips only spaces between tokens, so a tab there is an error. libyaml skips tabs too, except at
- * the start of a line and right after a block indicator (`-`, `?`, or a `:` opening a line).
+ * PyYAML's scanner skips only spaces between tokens, so a tab there is an error. libyaml skips tabs too, except
+ * where a block key could start: in the first column, in the white space that opens a line with content on it (a
+ * blank or comment line may hold tabs after a space), and right after a block indicator (`-`, `?`, or a `:`
+ * opening a line).
  */
 function checkTabs(
   tokens: readonly CST.SourceToken[] | undefined,
@@ -126,6 +133,7 @@ function checkTabs(
   text: string,
   lines: LineCounter,
   file: string | undefined,
+  inBlock = true,
 ): void {
   if (tokens === undefined) return;
   for (let i = 0; i < tokens.length; i++) {
@@ -134,13 +142,21 @@ function checkTabs(
     const at = t.offset + t.source.indexOf("\t");
     if (rule === "pyyaml") tabError(at, lines, file);
     const previous = tokens[i - 1];
-    const lineStart = t.offset === 0 || text[t.offset - 1] === "\n" || text[t.offset - 1] === "\r";
+    let before = t.offset - 1;
+    while (before >= 0 && (text[before] === " " || text[before] === "\t")) before--;
+    const lineStart = before < 0 || text[before] === "\n" || text[before] === "\r";
     const afterIndicator =
       previous !== undefined &&
       (previous.type === "seq-item-ind" ||
         previous.type === "explicit-key-ind" ||
         (previous.type === "map-value-ind" && (previous.offset === 0 || text[previous.offset - 1] === "\n")));
-    if ((lineStart && t.source[0] === "\t") || afterIndicator) tabError(at, lines, file);
+    let after = t.offset + t.source.length;
+    while (after < text.length && (text[after] === " " || text[after] === "\t")) after++;
+    const content = after < text.length && !"\n\r#".includes(text[after]!);
+    // A tab in the first column "violates indentation" inside a block collection (not around a root scalar).
+    const firstColumn =
+      inBlock && t.source[0] === "\t" && (t.offset === 0 || "\n\r".includes(text[t.offset - 1]!));
+    if ((lineStart && (content || firstColumn)) || afterIndicator) tabError(at, lines, file);
   }
 }
 
@@ -155,15 +171,33 @@ function checkTree(
   text: string,
   lines: LineCounter,
   file: string | undefined,
+  reread: Map<number, RereadKind>,
+  separators: boolean,
+  flavor: YamlFlavor,
 ): void {
-  const stack: [CST.Token, number][] = [[token, 0]];
+  // Each token with its nesting depth, whether it sits in a flow collection, and the indentation of the block
+  // collection around it (-1 at the top).
+  const stack: [CST.Token, number, boolean, number][] = [[token, 0, false, -1]];
   while (stack.length > 0) {
-    const [tok, depth] = stack.pop()!;
-    if (tabs !== "none") {
-      if (tok.type === "space") checkTabs([tok], tabs, text, lines, file);
-      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file);
-      if ("end" in tok && Array.isArray(tok.end)) checkTabs(tok.end, tabs, text, lines, file);
-      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], tabs, text, lines, file);
+    const [tok, depth, inFlow, blockIndent] = stack.pop()!;
+    if (tabs === "libyaml" && tok.type === "scalar") checkPlainContinuation(tok, blockIndent, lines, file);
+    const kind = rereadKind(tok, separators);
+    if (kind !== undefined) reread.set((tok as CST.FlowScalar).offset, kind);
+    checkNames(tok, text, lines, file);
+    if (inFlow && tok.type === "scalar")
+      checkFlowPlain(tok, tabs === "pyyaml" || flavor === "pyyaml", lines, file);
+    if (tabs === "libyaml" && tok.type === "block-scalar") checkBlockScalarTabs(tok, text, lines, file);
+    // Inside flow collections libyaml skips tabs like spaces.
+    if (tabs !== "none" && !(inFlow && tabs === "libyaml")) {
+      const root = tok.type === "document" ? tok.value?.type : undefined;
+      const inBlock = blockIndent >= 0 || root === "block-map" || root === "block-seq";
+      if (tok.type === "space") checkTabs([tok], tabs, text, lines, file, inBlock);
+      if ("start" in tok && Array.isArray(tok.start)) checkTabs(tok.start, tabs, text, lines, file, inBlock);
+      // Inside flow collections libyaml skips tabs like spaces, up to the closing bracket.
+      if ("end" in tok && Array.isArray(tok.end) && !(tok.type === "flow-collection" && tabs === "libyaml")) {
+        checkTabs(tok.end, tabs, text, lines, file, inBlock);
+      }
+      if ("props" in tok) checkTabs(tok.props as CST.SourceToken[], tabs, text, lines, file, inBlock);
       if (tabs === "pyyaml" && tok.type === "scalar" && tok.source.includes("\t")) {
         tabError(tok.offset + tok.source.indexOf("\t"), lines, file);
       }
@@ -177,6 +211,7 @@ function checkTree(
         }
       }
     }
+    if (tok.type === "flow-collection") checkFlowKeys(tok, text, lines, file);
     if (tok.type === "block-map") {
       for (const item of tok.items) {
         // The parser hangs a node that follows an explicit `? key` line without `:` on that key, and the composer
@@ -219,20 +254,272 @@ function checkTree(
     }
     switch (tok.type) {
       case "document":
-        if (tok.value) stack.push([tok.value, depth]);
+        if (tok.value) stack.push([tok.value, depth, false, -1]);
         break;
       case "block-map":
       case "block-seq":
       case "flow-collection":
         for (const item of tok.items) {
-          if ("key" in item && item.key) stack.push([item.key, depth + 1]);
-          if (item.value) stack.push([item.value, depth + 1]);
+          const flow = inFlow || tok.type === "flow-collection";
+          const indent = tok.type === "flow-collection" ? blockIndent : tok.indent;
+          if ("key" in item && item.key) stack.push([item.key, depth + 1, flow, indent]);
+          if (item.value) stack.push([item.value, depth + 1, flow, indent]);
         }
         break;
       default:
         break;
     }
   }
+}
+
+/**
+ * PyYAML's rules for keys in flow collections that the `yaml` package relaxes: an implicit key ends with its `:`
+ * on the same line and within 1,024 characters (else the `:` is unexpected), and a `:` with no key before it
+ * (`[: a]`, `{: a}`) is an error.
+ */
+function checkFlowKeys(
+  tok: CST.FlowCollection,
+  text: string,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  for (const item of tok.items) {
+    const sep: readonly CST.SourceToken[] = "sep" in item && item.sep !== undefined ? item.sep : [];
+    const valueInd = sep.find((t) => t.type === "map-value-ind");
+    if (valueInd === undefined || item.start.some((t) => t.type === "explicit-key-ind")) continue;
+    const key = "key" in item ? item.key : undefined;
+    const props = item.start.filter((t) => t.type === "anchor" || t.type === "tag");
+    if ((key === undefined || key === null) && props.length === 0) {
+      throw yamlError(
+        "YAML_PARSE",
+        "expected the node content, but found ':' (while parsing a flow node)",
+        file,
+        mark(lines, valueInd.offset),
+      );
+    }
+    const start = Math.min(key?.offset ?? valueInd.offset, ...props.map((t) => t.offset));
+    const between = text.slice(start, valueInd.offset);
+    if (between.length > 1024 || between.includes("\n") || between.includes("\r")) {
+      throw yamlError(
+        "YAML_PARSE",
+        "expected ',' or the end of the flow collection, but found ':' (a simple key must be on one line)",
+        file,
+        mark(lines, valueInd.offset),
+      );
+    }
+  }
+}
+
+/**
+ * libyaml refuses a tab that opens a continuation line of a plain scalar left of the indentation the scalar needs
+ * (one more than the block collection around it): `k: [a\n\tb]` ("a tab character that violates indentation").
+ */
+function checkPlainContinuation(
+  tok: CST.FlowScalar,
+  blockIndent: number,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  if (blockIndent < 0 || !tok.source.includes("\t")) return;
+  const source = tok.source;
+  for (let nl = source.indexOf("\n"); nl >= 0; nl = source.indexOf("\n", nl + 1)) {
+    let column = 0;
+    while (source[nl + 1 + column] === " ") column++;
+    if (source[nl + 1 + column] === "\t" && column <= blockIndent) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found a tab character that violates indentation (while scanning a plain scalar)",
+        file,
+        mark(lines, tok.offset + nl + 1 + column),
+      );
+    }
+  }
+}
+
+/** Anchor and alias names: PyYAML and libyaml take only ASCII letters, digits, `-` and `_`. */
+function checkNames(tok: CST.Token, text: string, lines: LineCounter, file: string | undefined): void {
+  const check = (t: { type: string; source: string; offset: number }): void => {
+    if (t.type !== "anchor" && t.type !== "alias") return;
+    const end = t.offset + t.source.length;
+    if (ANCHOR_NAME.test(t.source.slice(1)) && (end >= text.length || AFTER_ANCHOR.includes(text[end]!)))
+      return;
+    throw yamlError(
+      "YAML_PARSE",
+      `expected alphabetic or numeric character (while scanning an ${t.type === "anchor" ? "anchor" : "alias"})`,
+      file,
+      mark(lines, t.offset),
+    );
+  };
+  if (tok.type === "alias") check(tok);
+  for (const field of ["start", "props", "sep", "end"] as const) {
+    const list = (tok as unknown as Record<string, unknown>)[field];
+    if (Array.isArray(list)) for (const t of list) check(t as CST.SourceToken);
+  }
+  if ("items" in tok) {
+    for (const item of tok.items) {
+      for (const t of item.start) check(t);
+      if ("sep" in item && item.sep !== undefined) for (const t of item.sep) check(t);
+    }
+  }
+}
+
+/**
+ * A plain scalar inside a flow collection: `:` there always starts a value (so `[:a]` is an error in PyYAML and
+ * libyaml), and PyYAML (not libyaml) ends a plain scalar at `?`, which can only begin a key.
+ */
+function checkFlowPlain(
+  tok: CST.FlowScalar,
+  pyyaml: boolean,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  const question = pyyaml ? tok.source.indexOf("?") : -1;
+  if (tok.source[0] !== ":" && question < 0) return;
+  throw yamlError(
+    "YAML_PARSE",
+    `expected ',' or the end of the flow collection, but found '${tok.source[0] === ":" ? ":" : "?"}'`,
+    file,
+    mark(lines, tok.offset + (tok.source[0] === ":" ? 0 : question)),
+  );
+}
+
+/**
+ * libyaml refuses a tab in the indentation of a block scalar: before the content's indentation is known (a line
+ * whose first non-space is a tab while it is being detected) and to the left of that indentation afterwards.
+ */
+function checkBlockScalarTabs(
+  tok: CST.BlockScalar,
+  text: string,
+  lines: LineCounter,
+  file: string | undefined,
+): void {
+  if (!tok.source.includes("\t")) return;
+  const header = tok.props.find((t) => t.type === "block-scalar-header") as CST.SourceToken | undefined;
+  const explicit = /[1-9]/.exec(header?.source ?? "");
+  let indent = explicit === null ? 0 : Math.max(tok.indent, 0) + Number(explicit[0]);
+  const start = text.indexOf("\n", tok.offset) + 1;
+  if (start === 0) return;
+  let pos = start;
+  const end = tok.offset + (text.length - tok.offset);
+  while (pos < end) {
+    let lineEnd = text.indexOf("\n", pos);
+    if (lineEnd < 0) lineEnd = text.length;
+    let column = 0;
+    while (text.charCodeAt(pos + column) === 32 && (indent === 0 || column < indent)) column++;
+    const c = text[pos + column];
+    if (c === "\t" && (indent === 0 || column < indent)) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found a tab character where an indentation space is expected (while scanning a block scalar)",
+        file,
+        mark(lines, pos + column),
+      );
+    }
+    if (indent === 0 && pos + column < lineEnd && c !== "\r") {
+      // The first line with content fixes the indentation; a less indented one ends the scalar.
+      indent = column;
+    } else if (indent > 0 && column < indent && pos + column < lineEnd && c !== "\r") {
+      return;
+    }
+    pos = lineEnd + 1;
+  }
+}
+
+/** Whether a scalar token must be read again from the original text, and how. */
+function rereadKind(tok: CST.Token, separators: boolean): RereadKind | undefined {
+  switch (tok.type) {
+    case "scalar":
+    case "single-quoted-scalar":
+    case "double-quoted-scalar":
+      return tok.source.includes("\n") || tok.source.includes("\r") ? tok.type : undefined;
+    case "block-scalar":
+      // A block scalar needs its LINE and PARAGRAPH SEPARATORs back, unfolded.
+      return separators ? { block: tok.indent } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * PyYAML's scanner does not check the indentation of a quoted scalar's continuation lines (only that none of them
+ * starts with a document marker), so `a: 'x\ny'` is `{a: "x y"}`; the `yaml` package's lexer ends the scalar at
+ * the first line indented no deeper than its parent. The parser's lexer gets this reading of quoted scalars
+ * instead: the scalar runs to its closing quote, unless a line inside starts with `---` or `...` (then it ends
+ * before that line, and the parser reports the missing quote).
+ */
+function* lexQuotedScalar(this: LexerInternals): Generator<string, string> {
+  const buffer = this.buffer;
+  const quote = buffer[this.pos]!;
+  let end = buffer.indexOf(quote, this.pos + 1);
+  if (quote === "'") {
+    while (end !== -1 && buffer[end + 1] === "'") end = buffer.indexOf("'", end + 2);
+  } else {
+    while (end !== -1) {
+      let backslashes = 0;
+      while (buffer[end - 1 - backslashes] === "\\") backslashes++;
+      if (backslashes % 2 === 0) break;
+      end = buffer.indexOf('"', end + 1);
+    }
+  }
+  const limit = end === -1 ? buffer.length : end;
+  for (let nl = buffer.indexOf("\n", this.pos); nl !== -1 && nl < limit; nl = buffer.indexOf("\n", nl + 1)) {
+    const marker = buffer.slice(nl + 1, nl + 4);
+    const after = buffer[nl + 4];
+    if ((marker === "---" || marker === "...") && (after === undefined || " \t\r\n".includes(after))) {
+      end = nl - (buffer[nl - 1] === "\r" ? 2 : 1);
+      break;
+    }
+  }
+  if (end === -1) {
+    if (!this.atEnd) return this.setNext("quoted-scalar");
+    end = buffer.length;
+  }
+  yield* this.pushToIndex(end + 1, false);
+  return this.flowLevel > 0 ? "flow" : "doc";
+}
+
+/** The parts of the `yaml` package's lexer that `lexQuotedScalar` uses (not in its typings). */
+interface LexerInternals {
+  readonly buffer: string;
+  readonly pos: number;
+  readonly atEnd: boolean;
+  readonly flowLevel: number;
+  indentNext: number;
+  setNext(state: string): string;
+  pushToIndex(index: number, allowEmpty: boolean): Generator<string, number>;
+  parseQuotedScalar: unknown;
+  parseFlowCollection: (this: LexerInternals) => Generator<string, string>;
+}
+
+/**
+ * Inside a flow collection PyYAML checks no indentation at all (`k: [a,\nb]` and `k: [x\ny]` are fine); the
+ * `yaml` package's lexer ends the collection at a line indented no deeper than the block around it. While it reads
+ * a flow collection it is told that the block around starts at column 0, where only `---` and `...` end things.
+ */
+function flowWithoutIndentation(
+  original: (this: LexerInternals) => Generator<string, string>,
+): (this: LexerInternals) => Generator<string, string> {
+  return function* (this: LexerInternals) {
+    const saved = this.indentNext;
+    this.indentNext = 0;
+    try {
+      return yield* original.call(this);
+    } finally {
+      if (this.flowLevel > 0) this.indentNext = saved;
+    }
+  };
+}
+
+/** A `yaml` parser whose lexer reads quoted scalars as PyYAML does. */
+function pyyamlParser(onNewLine: (offset: number) => void): Parser {
+  const parser = new Parser(onNewLine);
+  const lexer = (parser as unknown as { lexer: LexerInternals }).lexer;
+  if (typeof lexer?.parseQuotedScalar !== "function" || typeof lexer.parseFlowCollection !== "function") {
+    throw new Error("@merge/yaml: the yaml package's lexer has changed; quoted scalars cannot be read");
+  }
+  lexer.parseQuotedScalar = lexQuotedScalar;
+  lexer.parseFlowCollection = flowWithoutIndentation(lexer.parseFlowCollection);
+  return parser;
 }
 
 /**
@@ -344,10 +631,12 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   const file = options.filename;
   let text = decode(input, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  // YAML 1.1 (PyYAML, libyaml) also ends lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR, and reads a NEL
-  // line break as "\n"; the parser knows only YAML 1.2's breaks, so they are handed to it as newlines (same length,
-  // so positions stay right).
-  if (YAML11_BREAKS.test(text)) text = text.replace(YAML11_BREAKS_ALL, "\n");
+  const original = text;
+  // YAML 1.1 (PyYAML, libyaml) also ends lines at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR; the parser knows
+  // only YAML 1.2's breaks, so they are handed to it as newlines (same length, so positions stay right). Scalars
+  // that span lines are read again from the original text (where LS and PS are kept, see fold.ts).
+  const separators = YAML11_BREAKS.test(text);
+  if (separators) text = text.replace(YAML11_BREAKS_ALL, "\n");
   // A carriage return alone also ends a line (old Mac files); the parser only knows it before a line feed.
   if (text.includes("\r")) text = text.replace(LONE_CR, "\n");
   const lines = new LineCounter();
@@ -374,15 +663,18 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
       text,
       lines,
       docs: fast.root === null ? [] : [{ contents: fast.root, errors: [], range: [0, 0, 0] }],
+      reread: undefined,
     };
   }
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const tokens = Array.from(pyyamlParser(lines.addNewLine).parse(text));
   const tabs: TabRule = !text.includes("\t")
     ? "none"
     : (options.flavor ?? "pyyaml") === "pyyaml"
       ? "pyyaml"
       : "libyaml";
-  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file);
+  const reread = new Map<number, RereadKind>();
+  const flavor = options.flavor ?? "pyyaml";
+  for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file, reread, separators, flavor);
   if (tabs === "libyaml") {
     // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there.
     for (const token of tokens) {
@@ -395,7 +687,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   checkDocumentMarkers(tokens, lines, file);
   const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
   const docs: ParsedDoc[] = Array.from(composer.compose(tokens));
-  return { text, lines, docs };
+  return { text, lines, docs, reread: reread.size === 0 ? undefined : { original, kinds: reread } };
 }
 
 function syntaxError(doc: ParsedDoc, lines: LineCounter, file: string | undefined): void {
@@ -429,6 +721,7 @@ function constructDocument(
     mayMerge: prepared.text.includes("<<") || prepared.text.includes("!"),
     openEnd: /[\n\r]$/.test(prepared.text) ? undefined : prepared.text.length,
     text: prepared.text,
+    reread: prepared.reread,
   });
   return ctor.document(doc.contents);
 }

@@ -48,6 +48,20 @@ function scalar(tag: string, value: string, style?: "|"): YScalar {
   return { kind: "scalar", tag, value, style, implicit: [resolvePlain(value) === tag, tag === TAG.str] };
 }
 
+/** The least integer with more decimal digits than Python 3.11 converts from text (`int('…')` refuses 4,301). */
+const TOO_MANY_DIGITS = 10n ** 4300n;
+
+/**
+ * A big integer as text PyYAML reads back: in decimal, or past 4,300 digits (where Python's `int()` refuses decimal
+ * text, and PyYAML's own dumper cannot write it) in hexadecimal, which PyYAML reads with no limit (`0x…`).
+ */
+function bigintText(value: bigint): string {
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  if (abs < TOO_MANY_DIGITS) return value.toString();
+  return `${negative ? "-" : ""}0x${abs.toString(16)}`;
+}
+
 /** Python's `repr` of a safe integer (`-0` is plain `0`). */
 function intText(value: number): string {
   return String(value === 0 ? 0 : value);
@@ -143,7 +157,7 @@ export class Representer {
       case "boolean":
         return scalar(TAG.bool, value ? "true" : "false");
       case "bigint":
-        return scalar(TAG.int, value.toString());
+        return scalar(TAG.int, bigintText(value));
       case "number":
         // The loader returns integers beyond 2^53 as bigint, so an unsafe integral number is taken for a float.
         return Number.isSafeInteger(value)

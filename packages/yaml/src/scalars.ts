@@ -11,8 +11,12 @@ const OCT = /^[0-7]+$/;
 const DEC = /^[0-9]+$/;
 const HEX = /^[0-9a-fA-F]+$/;
 const SIXTY = /^\s*[+-]?[0-9]+\s*$/;
-const PY_FLOAT = /^\s*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)\s*$/;
+// Python's float(): digits with an optional fraction (the fraction's digits cannot be confused with the integer
+// part's, so a long run of digits that fails to match is rejected in linear time).
+const PY_FLOAT = /^\s*[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?|inf|infinity|nan)\s*$/;
 const SMALL_DEC = /^[1-9][0-9]{0,14}$/;
+/** Python 3.11+ refuses to convert a decimal text of more digits than this to an int (`sys.get_int_max_str_digits`). */
+export const PYTHON_INT_MAX_STR_DIGITS = 4300;
 
 function toInt(digits: string, radix: 2 | 8 | 10 | 16, sign: 1 | -1): number | bigint {
   const prefix = radix === 2 ? "0b" : radix === 8 ? "0o" : radix === 16 ? "0x" : "";
@@ -63,16 +67,59 @@ export function constructInt(text: string, flavor: YamlFlavor): number | bigint 
     return toInt(value, 8, sign);
   }
   if (value.includes(":")) {
-    let total = 0n;
-    for (const part of value.split(":")) {
+    const parts = value.split(":");
+    for (const part of parts) {
       if (!SIXTY.test(part)) throw bad();
-      total = total * 60n + BigInt(part.trim());
+      checkDigits(part.trim());
     }
-    return fromBig(total * BigInt(sign));
+    return fromBig(sexagesimal(parts) * BigInt(sign));
   }
   const trimmed = value.trim();
   if (!DEC.test(trimmed)) throw bad();
+  checkDigits(trimmed);
   return toInt(trimmed, 10, sign);
+}
+
+/** Python's int() of a decimal text longer than 4,300 digits raises ValueError (CVE-2020-10735), and so does PyYAML. */
+function checkDigits(decimal: string): void {
+  const digits = decimal.length - (decimal[0] === "+" || decimal[0] === "-" ? 1 : 0);
+  if (digits > PYTHON_INT_MAX_STR_DIGITS) {
+    throw new ConstructError(
+      `Exceeds the limit (${PYTHON_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits`,
+    );
+  }
+}
+
+/** Base-60 parts of one chunk fit a double exactly while 60^8 · 59 < 2^53. */
+const CHUNK = 8;
+
+/**
+ * The value of base-60 digits (most significant first; each may be any integer, as with `!!int 100:200`). Folding
+ * digit after digit into one growing bigint costs time in the square of the length, so neighbouring halves are
+ * combined instead (value = high · 60^(length of low) + low), which is what multiplication of large numbers is fast
+ * at; each power of 60 is computed once per length.
+ */
+function sexagesimal(parts: readonly string[]): bigint {
+  const digits = parts.map((part) => BigInt(part.trim()));
+  const powers = new Map<number, bigint>();
+  const power = (n: number): bigint => {
+    let p = powers.get(n);
+    if (p === undefined) {
+      p = n <= CHUNK ? 60n ** BigInt(n) : power(n >> 1) * power(n - (n >> 1));
+      powers.set(n, p);
+    }
+    return p;
+  };
+  const combine = (start: number, end: number): bigint => {
+    if (end - start <= CHUNK) {
+      let total = 0n;
+      for (let i = start; i < end; i++) total = total * 60n + digits[i]!;
+      return total;
+    }
+    const middle = start + ((end - start) >> 1);
+    return combine(start, middle) * power(end - middle) + combine(middle, end);
+  };
+  return combine(0, digits.length);
 }
 
 function pyFloat(text: string, original: string): number {
@@ -95,8 +142,18 @@ export function constructFloat(text: string): number {
   if (value === ".inf") return sign * Number.POSITIVE_INFINITY;
   if (value === ".nan") return Number.NaN;
   if (value.includes(":")) {
+    // PyYAML adds digit · 60^k from the last digit on, with 60^k a Python int turned into a float for each product:
+    // the same rounding needs the same order, and past 60^173 the conversion overflows (OverflowError).
+    const parts = value.split(":");
+    const digits = parts.map((part) => pyFloat(part, text));
     let total = 0;
-    for (const part of value.split(":")) total = total * 60 + pyFloat(part, text);
+    let base = 1n;
+    for (let i = digits.length - 1; i >= 0; i--) {
+      const factor = Number(base);
+      if (!Number.isFinite(factor)) throw new ConstructError("int too large to convert to float");
+      total += digits[i]! * factor;
+      base *= 60n;
+    }
     return sign * total;
   }
   return sign * pyFloat(value, text);

@@ -146,6 +146,49 @@ describe("size and shape", () => {
     expect(dumped.startsWith("s: aaaa")).toBe(true);
     tally("size", 5);
   }, 120_000);
+
+  // Issue 17: a 400 KB base-60 integer took 44 s (its digits were folded into one growing bigint). Every path a
+  // long plain scalar can take through the resolver and the constructors now costs time in proportion to its
+  // length (or n·log n for the big numbers); each case here is sized by work and checks the value, never the time.
+  it("reads 400 KB scalars on every resolver and constructor path: base 60, floats, ints, timestamps, binary", () => {
+    const n = 100_000; // parts or characters: each text is 200-400 KB
+    const cases: [string, (value: unknown) => void][] = [
+      // 1 followed by n zero digits in base 60 is 60^n.
+      [`a: 1${":00".repeat(n)}`, (v) => expect(v).toBe(60n ** BigInt(n))],
+      [`a: -1${":1".repeat(n)}`, (v) => expect(typeof v).toBe("bigint")],
+      [`a: !!int 1${":1".repeat(n)}`, (v) => expect(typeof v).toBe("bigint")],
+      [`a: 0x${"f".repeat(n)}`, (v) => expect(v).toBe(16n ** BigInt(n) - 1n)],
+      [`a: 0b${"1".repeat(n)}`, (v) => expect(v).toBe(2n ** BigInt(n) - 1n)],
+      [`a: 1${"_0".repeat(n)}.5`, (v) => expect(v).toBe(Number.POSITIVE_INFINITY)],
+      [`a: 1${":1".repeat(n)}x`, (v) => expect(v).toBe(`1${":1".repeat(n)}x`)],
+      [`a: 1${":1".repeat(n)}.5x`, (v) => expect(typeof v).toBe("string")],
+      [`a: 2001-12-14 ${" ".repeat(n)}x`, (v) => expect(typeof v).toBe("string")],
+      [`a: 2001-12-14t01:02:03.${"1".repeat(n)}x`, (v) => expect(typeof v).toBe("string")],
+      [`a: ${"1".repeat(n)}e`, (v) => expect(typeof v).toBe("string")],
+      [`a: .${"1".repeat(n)}x`, (v) => expect(typeof v).toBe("string")],
+      [`a: !!binary ${"QUFB".repeat(n)}`, (v) => expect((v as Uint8Array).length).toBe(3 * n)],
+      [`a: ${"x:y ".repeat(n)}`, (v) => expect((v as string).length).toBe(4 * n - 1)],
+    ];
+    for (const [text, check] of cases) {
+      for (const flavor of FLAVORS) check((loadYaml(text, { flavor }) as { a: unknown }).a);
+    }
+    // PyYAML's answers where Python refuses: a base-60 float past 60^173 overflows (OverflowError), a decimal int
+    // of more than 4,300 digits is refused (ValueError), and float() refuses a long run of digits with a stray end.
+    const refused = [
+      `a: 1${":1".repeat(n)}.5`,
+      `a: ${"1".repeat(n)}`,
+      `a: !!float ${"1".repeat(n)}x`,
+      `a: !!float ${"1".repeat(n)}.5e`,
+      `a: !!int ${"1".repeat(n)}x`,
+    ];
+    for (const text of refused) {
+      for (const flavor of FLAVORS) expect(failure(() => loadYaml(text, { flavor })).code).toBe("YAML_TAG");
+    }
+    // An octal int for PyYAML; Salt strips the leading zero, and the decimal rest is too long for Python.
+    expect(loadYaml(`a: 0${"7".repeat(n)}`)).toEqual({ a: 8n ** BigInt(n) - 1n });
+    expect(failure(() => loadYaml(`a: 0${"7".repeat(n)}`, { flavor: "salt" })).code).toBe("YAML_TAG");
+    tally("size", (cases.length + refused.length) * FLAVORS.length + 2);
+  }, 300_000);
 });
 
 interface OddCase {
