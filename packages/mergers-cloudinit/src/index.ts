@@ -6,7 +6,7 @@ export {
 } from "./declarations.js";
 export { type DictMethod, dictMerger, dictMethodOf } from "./dict.js";
 export { CLOUD_INIT_ERROR_CODES, type CloudInitErrorCode } from "./errors.js";
-export { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
+export { applyJsonPatchPart, JSONP_PREFIX, type JsonPatchOptions } from "./jsonpatch.js";
 export { type ListMethod, listMerger, listMethodOf } from "./list.js";
 export {
   contentTypeOf,
