@@ -22,6 +22,8 @@ export {
   type CloudConfigPart,
   type CloudConfigResult,
   type CloudConfigType,
+  type CloudConfigWarning,
+  type CloudConfigWarningCode,
   type MergeCloudConfigOptions,
   mergeCloudConfig,
   type PartOutcome,

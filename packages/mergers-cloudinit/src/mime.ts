@@ -280,7 +280,7 @@ const ARCHIVE_RESERVED = new Set([
 function explodeArchive(text: string, file: string): ArchiveEntry[] {
   let entries: unknown;
   try {
-    entries = loadPartYaml(text, file);
+    entries = loadPartYaml(text, file, "plain");
   } catch {
     return [];
   }
