@@ -11,6 +11,7 @@ export { type ListMethod, listMerger, listMethodOf } from "./list.js";
 export {
   contentTypeOf,
   DEFAULT_MAX_INFLATED_BYTES,
+  DEFAULT_MAX_PARTS,
   parseUserData,
   type SkippedPart,
   type UserData,
