@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { isMergeError, isPlainObject, MergeError } from "@merge/core";
 import type { CloudConfigPart, CloudConfigType } from "./parts.js";
+import { pythonLstrip } from "./python-text.js";
 import { loadPartYaml } from "./yaml.js";
 
 /** A part of the user-data that is not cloud-config, and why it was left out of the merge. */
@@ -68,9 +69,12 @@ const STARTS_WITH: readonly (readonly [string, string])[] = [
   ["#!", "text/x-shellscript"],
 ];
 
-/** cloud-init's `type_from_starts_with`: the content type a text announces by its first characters. */
+/**
+ * cloud-init's `type_from_starts_with`: the content type a text announces by its first characters, after the
+ * whitespace Python's `lstrip` removes (which includes U+001C..U+001F and U+0085, but not a byte-order mark).
+ */
 export function contentTypeOf(text: string): string | undefined {
-  const head = text.trimStart().slice(0, 32).toLowerCase();
+  const head = pythonLstrip(text).slice(0, 32).toLowerCase();
   for (const [prefix, type] of STARTS_WITH) if (head.startsWith(prefix)) return type;
   return undefined;
 }
