@@ -11,6 +11,7 @@ import {
   mappingKeys,
   parseSpec,
   parseSpecList,
+  toPlain,
 } from "@merge/core";
 
 /** Part headers: a plain record or a `Map` (exact-case names), or `[name, value]` pairs in message order. */
@@ -89,7 +90,8 @@ function without(doc: Mapping, key: string): Mapping {
 function parseDeclared(raw: unknown): ParsedSpec {
   if (raw === null || raw === undefined) return [];
   if (typeof raw === "string") return parseSpec(raw);
-  if (Array.isArray(raw)) return parseSpecList(raw as SpecList, "merge_how");
+  // The list form's `{name, settings}` items are read by name, which a plain object gives as well as a `PyDict`.
+  if (Array.isArray(raw)) return parseSpecList(toPlain(raw) as SpecList, "merge_how");
   // Python iterates a mapping by its keys; each key is then read like a string item.
   if (isMapping(raw)) return parseSpecList(mappingKeys(raw) as SpecList, "merge_how");
   throw new MergeError(

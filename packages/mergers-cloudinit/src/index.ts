@@ -6,11 +6,12 @@ export {
 } from "./declarations.js";
 export { type DictMethod, type DictOption, dictMerger, dictMethodOf } from "./dict.js";
 export { CLOUD_INIT_ERROR_CODES, type CloudInitErrorCode } from "./errors.js";
-export { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
+export { applyJsonPatchPart, JSONP_PREFIX, type JsonPatchOptions } from "./jsonpatch.js";
 export { type ListMethod, type ListOption, listMerger, listMethodOf } from "./list.js";
 export {
   contentTypeOf,
   DEFAULT_MAX_INFLATED_BYTES,
+  DEFAULT_MAX_PARTS,
   parseUserData,
   type SkippedPart,
   type UserData,
@@ -22,6 +23,8 @@ export {
   type CloudConfigPart,
   type CloudConfigResult,
   type CloudConfigType,
+  type CloudConfigWarning,
+  type CloudConfigWarningCode,
   type MergeCloudConfigOptions,
   mergeCloudConfig,
   type PartOutcome,

@@ -23,6 +23,6 @@ declare module "mailsplit" {
   type SplitterChunk = MimeNode | { readonly type: "data" | "body"; readonly value: Buffer };
 
   class Splitter extends Transform {
-    constructor(options?: { ignoreEmbedded?: boolean; maxHeadSize?: number });
+    constructor(options?: { ignoreEmbedded?: boolean; maxHeadSize?: number; maxChildNodes?: number });
   }
 }

@@ -17,6 +17,10 @@ describe("contentTypeOf", () => {
     expect(contentTypeOf("#include-once\nhttp://x")).toBe("text/x-include-once-url");
     expect(contentTypeOf("a: 1")).toBeUndefined();
   });
+  it("skips the whitespace Python's lstrip skips, not a byte-order mark (cloud-init 22.4.2)", () => {
+    expect(contentTypeOf("\x1c\x85#cloud-config\n")).toBe("text/cloud-config");
+    expect(contentTypeOf("\ufeff#cloud-config\n")).toBeUndefined();
+  });
 });
 
 describe("parseUserData", () => {

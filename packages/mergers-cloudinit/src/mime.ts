@@ -1,7 +1,8 @@
 import { isUtf8 } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { isPlainObject, MergeError } from "@merge/core";
+import { isMergeError, isPlainObject, MergeError } from "@merge/core";
 import type { CloudConfigPart, CloudConfigType } from "./parts.js";
+import { pythonLstrip } from "./python-text.js";
 import { loadPartYaml } from "./yaml.js";
 
 /** A part of the user-data that is not cloud-config, and why it was left out of the merge. */
@@ -13,11 +14,23 @@ export interface SkippedPart {
 
 /** Options of `parseUserData` and `mergeUserData`. */
 export interface UserDataOptions {
-  /** Largest size a gzip blob or part may inflate to (default 64 MiB); more is a `SIZE_LIMIT` error. */
+  /**
+   * Budget for all gzip data of the user-data together — the blob itself and every gzip part of its MIME message —
+   * in inflated bytes (default 64 MiB); more is a `SIZE_LIMIT` error.
+   */
   readonly maxInflatedBytes?: number;
+  /**
+   * Most parts the user-data may hold, counting every MIME leaf and every `#cloud-config-archive` entry (default
+   * 10,000); more is a `SIZE_LIMIT` error. cloud-init has no such limit; this one only stops a small gzip blob from
+   * unpacking into millions of empty parts.
+   */
+  readonly maxParts?: number;
 }
 
-/** Default limit on inflated gzip data: far above any real user-data (cloud providers cap it at a few KB to MB). */
+/** Default limit on the number of parts: a thousand times what real user-data holds. */
+export const DEFAULT_MAX_PARTS = 10_000;
+
+/** Default budget for inflated gzip data: far above any real user-data (cloud providers cap it at a few KB to MB). */
 export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
 /** User-data taken apart as cloud-init's user-data processor does. */
@@ -56,9 +69,12 @@ const STARTS_WITH: readonly (readonly [string, string])[] = [
   ["#!", "text/x-shellscript"],
 ];
 
-/** cloud-init's `type_from_starts_with`: the content type a text announces by its first characters. */
+/**
+ * cloud-init's `type_from_starts_with`: the content type a text announces by its first characters, after the
+ * whitespace Python's `lstrip` removes (which includes U+001C..U+001F and U+0085, but not a byte-order mark).
+ */
 export function contentTypeOf(text: string): string | undefined {
-  const head = text.trimStart().slice(0, 32).toLowerCase();
+  const head = pythonLstrip(text).slice(0, 32).toLowerCase();
   for (const [prefix, type] of STARTS_WITH) if (head.startsWith(prefix)) return type;
   return undefined;
 }
@@ -81,11 +97,13 @@ export async function parseUserData(
   raw: string | Uint8Array,
   options: UserDataOptions = {},
 ): Promise<UserData> {
-  const limit = options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES;
+  // One budget for the whole user-data: forty gzip parts may not inflate to forty times the limit.
+  const budget: InflateBudget = { limit: options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES, used: 0 };
   let bytes: Buffer = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw);
-  bytes = inflateQuietly(bytes, limit);
+  bytes = inflateQuietly(bytes, budget);
+  const maxParts = options.maxParts ?? DEFAULT_MAX_PARTS;
   const leaves = bytes.subarray(0, 4096).toString("latin1").toLowerCase().includes("mime-version:")
-    ? await splitMime(bytes)
+    ? await splitMime(bytes, maxParts)
     : [{ headers: [], contentType: "text/x-not-multipart", filename: undefined, payload: bytes }];
 
   const out: UserData = { parts: [], skipped: [] };
@@ -97,6 +115,7 @@ export async function parseUserData(
     filename: string | undefined,
   ) => {
     attached++;
+    if (attached > maxParts) throw tooManyParts(maxParts);
     const name = filename ?? `part-${String(attached).padStart(3, "0")}`;
     if (type === "text/cloud-config" || type === "text/cloud-config-jsonp") {
       out.parts.push({ text, name, headers: withType(headers, type), type: type as CloudConfigType });
@@ -113,9 +132,9 @@ export async function parseUserData(
     let headers = leaf.headers;
     if (GZIP_TYPES.has(type)) {
       try {
-        payload = gunzipSync(payload, { maxOutputLength: limit });
+        payload = inflate(payload, budget);
       } catch (cause) {
-        if (tooLarge(cause)) throw sizeError(limit, cause);
+        if (isMergeError(cause)) throw cause;
         throw new MergeError(
           "MIME_PARSE",
           `part ${number} (${type}) cannot be decompressed: ${(cause as Error).message}`,
@@ -156,15 +175,39 @@ function withType(headers: [string, string][], type: string): [string, string][]
   return [...headers.filter(([name]) => name !== "Content-Type"), ["Content-Type", type]];
 }
 
-function inflateQuietly(bytes: Buffer, limit: number): Buffer {
+/** Inflated bytes allowed for the whole user-data, and how many were used so far. */
+interface InflateBudget {
+  readonly limit: number;
+  used: number;
+}
+
+function inflateQuietly(bytes: Buffer, budget: InflateBudget): Buffer {
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
   try {
-    return gunzipSync(bytes, { maxOutputLength: limit });
+    return inflate(bytes, budget);
   } catch (cause) {
-    if (tooLarge(cause)) throw sizeError(limit, cause);
+    if (isMergeError(cause)) throw cause;
     // cloud-init's decomp_gzip(quiet=True) keeps the data as it was.
     return bytes;
   }
+}
+
+/**
+ * Inflates gzip data within what is left of the budget; a `SIZE_LIMIT` error when it would go past it (a gzip bomb,
+ * or many parts that are each small). Other failures are zlib's errors, for the caller to word.
+ */
+function inflate(bytes: Buffer, budget: InflateBudget): Buffer {
+  const left = budget.limit - budget.used;
+  let out: Buffer;
+  try {
+    out = gunzipSync(bytes, { maxOutputLength: Math.max(1, left) });
+  } catch (cause) {
+    if (tooLarge(cause)) throw sizeError(budget.limit, cause);
+    throw cause;
+  }
+  if (out.length > left) throw sizeError(budget.limit, undefined);
+  budget.used += out.length;
+  return out;
 }
 
 function tooLarge(error: unknown): boolean {
@@ -173,15 +216,28 @@ function tooLarge(error: unknown): boolean {
 
 // A gzip bomb (a few KB that inflate to gigabytes) stops here instead of exhausting memory.
 function sizeError(limit: number, cause: unknown): MergeError {
-  return new MergeError("SIZE_LIMIT", `gzip data in the user-data inflates to more than ${limit} bytes`, {
+  return new MergeError(
+    "SIZE_LIMIT",
+    `gzip data in the user-data inflates to more than ${limit} bytes in all`,
+    {
+      cause,
+      details: { maxInflatedBytes: limit },
+    },
+  );
+}
+
+function tooManyParts(maxParts: number, cause?: unknown): MergeError {
+  return new MergeError("SIZE_LIMIT", `the user-data holds more than ${maxParts} parts`, {
     cause,
-    details: { maxInflatedBytes: limit },
+    details: { maxParts },
   });
 }
 
-async function splitMime(bytes: Buffer): Promise<Leaf[]> {
+async function splitMime(bytes: Buffer, maxParts: number): Promise<Leaf[]> {
   const { Splitter } = await import("mailsplit");
-  const splitter = new Splitter();
+  // mailsplit stops at 1,000 nodes by default; cloud-init takes any number, so only our own limit applies (with
+  // room for the multipart containers, which mailsplit counts too).
+  const splitter = new Splitter({ maxChildNodes: 2 * maxParts + 1 });
   type Pending = { node: import("mailsplit").MimeNode; chunks: Buffer[] };
   const pending: Pending[] = [];
   let current: Pending | undefined;
@@ -189,7 +245,9 @@ async function splitMime(bytes: Buffer): Promise<Leaf[]> {
     splitter.on("data", (chunk: import("mailsplit").SplitterChunk) => {
       if (chunk.type === "node") {
         current = chunk.multipart ? undefined : { node: chunk, chunks: [] };
-        if (current !== undefined) pending.push(current);
+        if (current !== undefined && pending.push(current) > maxParts) {
+          splitter.destroy(tooManyParts(maxParts));
+        }
       } else if (chunk.type === "body" && current !== undefined) {
         current.chunks.push(chunk.value);
       }
@@ -197,9 +255,13 @@ async function splitMime(bytes: Buffer): Promise<Leaf[]> {
     splitter.on("end", resolve);
     splitter.on("error", (cause: Error) =>
       reject(
-        new MergeError("MIME_PARSE", `the user-data is not a readable MIME message: ${cause.message}`, {
-          cause,
-        }),
+        isMergeError(cause)
+          ? cause
+          : /child nodes/.test(cause.message)
+            ? tooManyParts(maxParts, cause)
+            : new MergeError("MIME_PARSE", `the user-data is not a readable MIME message: ${cause.message}`, {
+                cause,
+              }),
       ),
     );
     splitter.end(bytes);
@@ -280,7 +342,7 @@ const ARCHIVE_RESERVED = new Set([
 function explodeArchive(text: string, file: string): ArchiveEntry[] {
   let entries: unknown;
   try {
-    entries = loadPartYaml(text, file);
+    entries = loadPartYaml(text, file, "plain");
   } catch {
     return [];
   }

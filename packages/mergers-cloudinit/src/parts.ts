@@ -1,15 +1,21 @@
-import type { Mapping, MergeError, ParsedSpec, Registry, TraceSink } from "@merge/core";
+import type { Mapping, MergeError, Merger, ParsedSpec, Registry, TraceSink } from "@merge/core";
 import {
   checkTree,
   formatSpec,
-  isMergeError,
   isMapping,
-  mergeAll,
+  isMergeError,
+  kindOf,
   MergeError as MergeErrorClass,
+  mappingSize,
+  mergeAll,
+  PyDict,
+  toExact,
+  toPlain,
 } from "@merge/core";
-import { type PartHeaders, extractDeclaration } from "./declarations.js";
-import { applyJsonPatchPart, JSONP_PREFIX } from "./jsonpatch.js";
+import { extractDeclaration, type PartHeaders } from "./declarations.js";
+import { applyJsonPatchExact, JSONP_PREFIX } from "./jsonpatch.js";
 import { CLOUD_CONFIG_DEFAULT_SPEC, createCloudInitRegistry, STACK_DEFAULT_SPEC } from "./plugins.js";
+import { pythonLstrip } from "./python-text.js";
 import { loadPartYaml } from "./yaml.js";
 
 /** The two content types cloud-init's cloud-config handler takes. */
@@ -19,7 +25,10 @@ export type CloudConfigType = "text/cloud-config" | "text/cloud-config-jsonp";
 export interface CloudConfigPart {
   /** The part's text: YAML (with or without `#cloud-config`), or a JSON patch after `#cloud-config-jsonp`. */
   readonly text?: string | Uint8Array;
-  /** An already loaded document, merged as is instead of reading `text`. */
+  /**
+   * An already loaded document, merged instead of reading `text`. Plain objects are converted with `toExact` (their
+   * keys in JavaScript's order); pass `PyDict`s to give keys of other types or another order.
+   */
   readonly data?: unknown;
   /** The part's file name, listed in the written result (`part-001` style names are given when missing). */
   readonly name?: string;
@@ -45,7 +54,28 @@ export interface MergeCloudConfigOptions {
   readonly strict?: boolean;
   readonly maxDepth?: number;
   readonly trace?: TraceSink;
+  /**
+   * The representation of `result.value`. `"plain"` (default, for JavaScript callers): plain objects and numbers,
+   * `toPlain` of the exact result (lossy: `9.0` reads `9`, `1` and `"1"` become one key, integer-like keys come
+   * first). `"exact"`: what cloud-init holds, in `@merge/core`'s exact model (`PyDict`, `PyFloat`). Either way the
+   * merge itself runs in the exact model and `result.exact` holds its result.
+   */
+  readonly values?: "plain" | "exact";
 }
+
+/** Something cloud-init does silently that loses data; the merge goes on. */
+export interface CloudConfigWarning {
+  /** `CLOUD_CONFIG_DROPPED`: a merged part's mergers cannot merge into the configuration, which stays as it was. */
+  readonly code: CloudConfigWarningCode;
+  readonly message: string;
+  /** The part's name, as in `merged`. */
+  readonly file: string;
+  /** The part's index among all parts. */
+  readonly index: number;
+}
+
+/** Codes of the warnings a cloud-config merge can return. */
+export type CloudConfigWarningCode = "CLOUD_CONFIG_DROPPED";
 
 /** What became of one part. */
 export interface PartOutcome {
@@ -60,13 +90,20 @@ export interface PartOutcome {
 }
 
 export interface CloudConfigResult {
-  /** The merged configuration: null when there were no parts, `{}` when every part was rejected. */
+  /**
+   * The merged configuration, in the representation `values` asked for: null when there were no parts, an empty
+   * mapping when every part was rejected.
+   */
   readonly value: unknown;
+  /** The same configuration in the exact model, whatever `values` was (what `formatCloudConfig` writes). */
+  readonly exact: unknown;
   /** Names of the parts that were merged, in order (what cloud-init lists under `# from N files`). */
   readonly merged: readonly string[];
   readonly parts: readonly PartOutcome[];
   /** One coded error per rejected part. */
   readonly errors: readonly MergeError[];
+  /** Parts that cloud-init counts as merged but whose content it drops (see `CloudConfigWarning`). */
+  readonly warnings: readonly CloudConfigWarning[];
 }
 
 interface Prepared {
@@ -92,6 +129,13 @@ export function mergeCloudConfig(
       `unknown cloud-config mode ${JSON.stringify(mode)}; use current or stack`,
     );
   }
+  const values = options.values ?? "plain";
+  if (values !== "plain" && values !== "exact") {
+    throw new MergeErrorClass(
+      "CLOUD_CONFIG_MODE",
+      `unknown values ${JSON.stringify(values)}; use plain or exact`,
+    );
+  }
   const registry = options.registry ?? createCloudInitRegistry();
   const prepared: Prepared[] = [];
   let index = 0;
@@ -103,7 +147,9 @@ export function mergeCloudConfig(
 
   const outcomes: PartOutcome[] = [];
   const errors: MergeError[] = [];
+  const warnings: CloudConfigWarning[] = [];
   const merged: string[] = [];
+  // cloud-init's `cloud_buf`, always in the exact model.
   let value: unknown = null;
   let stackTop: ParsedSpec | undefined;
 
@@ -115,21 +161,35 @@ export function mergeCloudConfig(
     outcomes[item.index] = { index: item.index, name: item.name, type: item.type, status: "merged", mergers };
     merged.push(item.name);
   };
+  const fold = (items: readonly Prepared[]) => {
+    const baseKind = kindOf(value);
+    const result = foldRun(items, value, registry, mode, stackTop, options);
+    value = result.value;
+    stackTop = result.stackTop;
+    for (const item of items) {
+      const failure = result.failures.get(item.index);
+      if (failure !== undefined) {
+        reject(item, failure);
+        continue;
+      }
+      const used = result.used.get(item.index)!;
+      accept(item, used.label);
+      if ((result.sizes.get(item.index) ?? 0) > 0 && used.merger.handlerFor(baseKind) === undefined) {
+        warnings.push(droppedWarning(item, used.label, baseKind));
+      }
+    }
+  };
 
   // YAML parts between two JSON patch parts are folded by one `mergeAll` call.
   let run: Prepared[] = [];
   const flush = () => {
     if (run.length === 0) return;
     // cloud-init starts again from {} while nothing has been merged (or a patch left null).
-    if (value === null || merged.length === 0) value = {};
-    const result = foldRun(run, value, registry, mode, stackTop, options);
-    value = result.value;
-    stackTop = result.stackTop;
-    for (const item of run) {
-      const failure = result.failures.get(item.index);
-      if (failure !== undefined) reject(item, failure);
-      else accept(item, result.used.get(item.index));
-    }
+    if (value === null || merged.length === 0) value = new PyDict();
+    // Merging keeps a mapping a mapping, so a run that starts from one is folded at once; after a patch made the
+    // configuration something else (rare), part by part, to know what each part was merged into.
+    if (isMapping(value)) fold(run);
+    else for (const item of run) fold([item]);
     run = [];
   };
 
@@ -139,23 +199,50 @@ export function mergeCloudConfig(
       continue;
     }
     flush();
-    if (value === null || merged.length === 0) value = {};
+    if (value === null || merged.length === 0) value = new PyDict();
     try {
-      value = applyJsonPatchPart(value, textOf(item.part), item.name);
+      value = applyJsonPatchExact(value, textOf(item.part), item.name, options.maxDepth);
       accept(item);
     } catch (error) {
       reject(item, asMergeError(error, item));
     }
   }
   flush();
-  return { value, merged, parts: outcomes, errors };
+  return {
+    value: values === "exact" ? value : toPlain(value),
+    exact: value,
+    merged,
+    parts: outcomes,
+    errors,
+    warnings,
+  };
+}
+
+function droppedWarning(item: Prepared, label: string, baseKind: string): CloudConfigWarning {
+  const into = baseKind === "dict" ? "a mapping" : baseKind === "list" ? "a list" : `a ${baseKind}`;
+  return {
+    code: "CLOUD_CONFIG_DROPPED",
+    message:
+      `part ${item.name} is merged with ${label}, which has no merger for ${into} (the configuration so far), ` +
+      "so cloud-init keeps the configuration as it was and drops everything the part holds",
+    file: item.name,
+    index: item.index,
+  };
+}
+
+interface UsedMergers {
+  /** The spec, as listed in `PartOutcome.mergers`. */
+  readonly label: string;
+  readonly merger: Merger;
 }
 
 interface RunResult {
   readonly value: unknown;
   readonly stackTop: ParsedSpec | undefined;
   readonly failures: Map<number, MergeError>;
-  readonly used: Map<number, string>;
+  readonly used: Map<number, UsedMergers>;
+  /** Top-level keys of each part, declaration keys removed. */
+  readonly sizes: Map<number, number>;
 }
 
 function foldRun(
@@ -168,6 +255,7 @@ function foldRun(
 ): RunResult {
   const declared = new Map<number, ParsedSpec | undefined>();
   const failures = new Map<number, MergeError>();
+  const sizes = new Map<number, number>();
   const bottom = mode === "stack" ? (stackTop ?? STACK_DEFAULT_SPEC) : CLOUD_CONFIG_DEFAULT_SPEC;
   const value = mergeAll(run, {
     registry,
@@ -182,6 +270,7 @@ function foldRun(
       const doc = loadDocument(item, options.maxDepth);
       const declaration = extractDeclaration(doc, item.part.headers);
       declared.set(item.index, declaration.spec);
+      sizes.set(item.index, mappingSize(declaration.doc));
       return { doc: declaration.doc, spec: declaration.spec };
     },
     onError: ({ index, error }) => {
@@ -191,20 +280,30 @@ function foldRun(
   });
 
   // Which mergers each merged part used, and what the stack holds afterwards.
-  const used = new Map<number, string>();
-  const bottomLabel = typeof bottom === "string" ? bottom : formatSpec(bottom);
+  const used = new Map<number, UsedMergers>();
+  const resolved = new Map<string, Merger>();
+  const usedOf = (spec: ParsedSpec | string): UsedMergers => {
+    const label = typeof spec === "string" ? spec : formatSpec(spec);
+    const key = typeof spec === "string" ? spec : JSON.stringify(spec);
+    let merger = resolved.get(key);
+    if (merger === undefined) {
+      merger = registry.resolve(spec, { lenient: options.strict !== true });
+      resolved.set(key, merger);
+    }
+    return { label, merger };
+  };
   let top: ParsedSpec | undefined = stackTop;
   for (const item of run) {
     if (failures.has(item.index)) continue;
     const own = declared.get(item.index);
     if (mode === "stack") {
-      used.set(item.index, top === undefined ? bottomLabel : formatSpec(top));
+      used.set(item.index, usedOf(top ?? bottom));
       if (own !== undefined) top = own;
     } else {
-      used.set(item.index, own === undefined ? CLOUD_CONFIG_DEFAULT_SPEC : formatSpec(own));
+      used.set(item.index, usedOf(own ?? CLOUD_CONFIG_DEFAULT_SPEC));
     }
   }
-  return { value, stackTop: top, failures, used };
+  return { value, stackTop: top, failures, used, sizes };
 }
 
 function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {
@@ -214,7 +313,7 @@ function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {
     // Loaded data did not pass the YAML reader's budgets: check it for cycles, depth and size before merging, even
     // where the merge itself would not descend.
     checkTree(part.data, { maxDepth });
-    doc = part.data;
+    doc = toExact(part.data);
   } else {
     doc = loadPartYaml(part.text ?? "", item.name);
   }
@@ -231,7 +330,9 @@ function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {
 function describeRoot(doc: unknown): string {
   if (doc === null || doc === undefined) return "empty";
   if (Array.isArray(doc)) return "a list";
-  return `a ${typeof doc === "string" ? "string" : typeof doc === "object" ? "non-mapping object" : typeof doc}`;
+  if (typeof doc === "string") return "a string";
+  if (typeof doc === "object") return kindOf(doc) === "number" ? "a number" : "a non-mapping object";
+  return `a ${typeof doc}`;
 }
 
 /** The name cloud-init records for a part: line breaks and tabs become spaces, then trimmed (may be empty). */
@@ -245,15 +346,11 @@ function textOf(part: CloudConfigPart): string {
   return typeof text === "string" ? text : new TextDecoder("utf-8").decode(text);
 }
 
-/** cloud-init's `type_from_starts_with`: lowercased, leading whitespace ignored. */
+/** cloud-init's `type_from_starts_with`: lowercased, leading whitespace (as Python's `lstrip` sees it) ignored. */
 function sniffType(part: CloudConfigPart): CloudConfigType {
   if (part.data !== undefined || part.text === undefined) return "text/cloud-config";
-  const head = (
-    typeof part.text === "string" ? part.text.slice(0, 256) : textOf({ text: part.text.subarray(0, 256) })
-  )
-    .trimStart()
-    .toLowerCase();
-  return head.startsWith(JSONP_PREFIX) ? "text/cloud-config-jsonp" : "text/cloud-config";
+  const head = pythonLstrip(textOf(part)).slice(0, JSONP_PREFIX.length).toLowerCase();
+  return head === JSONP_PREFIX ? "text/cloud-config-jsonp" : "text/cloud-config";
 }
 
 /** Names the part in the error: its file name, and its index among all parts (not within one `mergeAll` run). */

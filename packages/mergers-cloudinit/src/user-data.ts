@@ -8,7 +8,8 @@ export interface UserDataResult extends CloudConfigResult {
 
 /**
  * Merges the cloud-config of a whole user-data blob (plain `#cloud-config`, gzip, or a MIME multipart message as
- * `cloud-init devel make-mime` writes it) the way cloud-init's cloud-config handler does.
+ * `cloud-init devel make-mime` writes it) the way cloud-init's cloud-config handler does. `values` chooses the
+ * representation of `result.value` as for `mergeCloudConfig`; `result.exact` is always the exact model.
  */
 export async function mergeUserData(
   raw: string | Uint8Array,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createRegistry } from "@merge/core";
+import { createRegistry, type PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import {
   CLOUD_INIT_ERROR_CODES,
@@ -57,6 +57,29 @@ describe("README examples", () => {
       "#cloud-config\n\n# from 2 files\n# base.yaml\n# more.yaml\n\n---\nruncmd:\n- bash1\n- bash2\n...\n";
     shown(`// → ${JSON.stringify(written)}`);
     expect(formatCloudConfig(result)).toBe(written);
+  });
+  it("merges in the exact model with values: exact", () => {
+    shown(`const exact = mergeCloudConfig(
+  [
+    "#cloud-config\\nversion: 9.0\\nports: {8080: a, '443': b}\\nruncmd: [a]\\n",
+    "#cloud-config\\nmerge_how: 'dict(recurse_list)+list(append)'\\nruncmd: {k: 1, '10': 2}\\n",
+  ],
+  { values: "exact" },
+);`);
+    const exact = mergeCloudConfig(
+      [
+        "#cloud-config\nversion: 9.0\nports: {8080: a, '443': b}\nruncmd: [a]\n",
+        "#cloud-config\nmerge_how: 'dict(recurse_list)+list(append)'\nruncmd: {k: 1, '10': 2}\n",
+      ],
+      { values: "exact" },
+    );
+    const config = exact.value as PyDict;
+    shown('String(config.get("version")); // → "9.0"');
+    expect(String(config.get("version"))).toBe("9.0");
+    shown('(config.get("ports") as PyDict).keyList(); // → [8080, "443"]');
+    expect((config.get("ports") as PyDict).keyList()).toEqual([8080, "443"]);
+    shown('config.get("runcmd"); // → ["a", "k", "10"]');
+    expect(config.get("runcmd")).toEqual(["a", "k", "10"]);
   });
   it("lists every error code of the package in the Errors table", () => {
     for (const code of CLOUD_INIT_ERROR_CODES) shown(`| \`${code}\``);

@@ -1,5 +1,9 @@
+# Runs the cases of generate.mjs through the real cloud-init (on PYTHONPATH) and prints their results as typed JSON
+# (typed.py), so the tests compare ints and floats, key types and key order exactly.
 import json, sys, os, tempfile, logging
 logging.disable(logging.CRITICAL)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from typed import encode, decode
 from cloudinit.handlers import cloud_config, CONTENT_START, CONTENT_END
 from cloudinit import handlers, user_data, mergers
 
@@ -7,15 +11,6 @@ class Paths:
     def get_ipath(self, name=None): return None
     def get_ipath_cur(self, name=None): return "/tmp"
     def get_cpath(self, name=None): return "/tmp"
-
-class HDict(dict):
-    pass
-
-def norm(v):
-    if isinstance(v, dict): return {("%s" % k if isinstance(k, str) else json.dumps(k) if isinstance(k,(int,float,bool)) or k is None else str(k)): norm(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)): return [norm(x) for x in v]
-    if isinstance(v, (str, int, float, bool)) or v is None: return v
-    return {"__repr__": repr(v)}
 
 def run_parts(parts, written_path):
     h = cloud_config.CloudConfigPartHandler(Paths())
@@ -66,13 +61,13 @@ for case in req:
             buf, names = run_userdata(case["raw"], path)
         else:
             try:
-                res = merge_values(case["spec"], case["base"], case["incoming"])
-                out.append({"value": norm(res)})
+                res = merge_values(case["spec"], decode(case["base"]), decode(case["incoming"]))
+                out.append({"value": encode(res)})
             except Exception as e:
                 out.append({"error": type(e).__name__})
             continue
         with open(path) as f: written = f.read()
-        out.append({"value": norm(buf), "names": names, "written": written})
+        out.append({"value": encode(buf), "names": names, "written": written})
     except Exception as e:
         out.append({"crash": repr(e)})
     finally:
