@@ -207,3 +207,57 @@ describe("collections", () => {
     expect(fails(() => dumpYaml(deep)).code).toBe("DEPTH_LIMIT");
   });
 });
+
+describe("comments", () => {
+  const at = (path: readonly unknown[]) => `at ${JSON.stringify(path)}`;
+
+  it("writes a comment at the end of each value's line, after `key:` or `-` for block collections", () => {
+    const value = { a: 1, list: [1, { b: 2 }, [3], []], m: { x: "y" } };
+    expect(dumpYaml(value, { preset: "readable", comment: at, header: ["title", ""] })).toBe(
+      [
+        "# title",
+        "#",
+        'a: 1 # at ["a"]',
+        'list: # at ["list"]',
+        '- 1 # at ["list",0]',
+        '- # at ["list",1]',
+        '  b: 2 # at ["list",1,"b"]',
+        '- # at ["list",2]',
+        '  - 3 # at ["list",2,0]',
+        '- [] # at ["list",3]',
+        'm: # at ["m"]',
+        '  x: y # at ["m","x"]',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("names keys as given (an int key as a number) and skips values without a comment", () => {
+    const value = new Map<unknown, unknown>([
+      [8080, "a"],
+      ["8080", "b"],
+    ]);
+    const comment = (path: readonly unknown[]) => (typeof path[0] === "number" ? "int key" : undefined);
+    expect(dumpYaml(value, { preset: "readable", comment })).toBe("8080: a # int key\n'8080': b\n");
+  });
+
+  it("puts a block scalar's comment on its header and a complex key's on a line above it", () => {
+    const value = new Map<unknown, unknown>([
+      ["bin", new Uint8Array([1, 2, 3])],
+      ["k".repeat(130), 1],
+    ]);
+    const text = dumpYaml(value, { preset: "readable", comment: () => "here" });
+    expect(text).toBe(`bin: !!binary | # here\n  AQID\n# here\n? ${"k".repeat(130)}\n: 1\n`);
+    expect(loadYaml(text)).toEqual({ bin: new Uint8Array([1, 2, 3]), ["k".repeat(130)]: 1 });
+  });
+
+  it("escapes line breaks and characters PyYAML refuses, so a comment stays one comment line", () => {
+    const text = dumpYaml({ a: 1 }, { preset: "readable", comment: () => "x\ny\u2028z\u0085\u0001\ufeff\ud800" });
+    expect(text).toBe("a: 1 # x\\ny\\u2028z\\x85\\x01\\ufeff\\ud800\n");
+    expect(dumpYaml({ a: 1 }, { preset: "readable", header: ["one\ntwo"] })).toBe("# one\\ntwo\na: 1\n");
+  });
+
+  it("writes no comments inside flow collections", () => {
+    expect(dumpYaml({ a: [1, 2] }, { preset: "salt", comment: () => "no" })).toBe("{a: [1, 2]}");
+  });
+});

@@ -1,4 +1,4 @@
-import { Emitter } from "./emit.js";
+import { commentText, Emitter } from "./emit.js";
 import { Representer, type YNode } from "./represent.js";
 
 /** Ready-made settings matching a real dumper. */
@@ -38,9 +38,21 @@ export interface DumpYamlOptions {
   readonly trim?: boolean;
   /** Deepest nesting accepted (default 1000); deeper values are a `DEPTH_LIMIT` error. */
   readonly maxDepth?: number;
+  /**
+   * Comment lines written before the document, each as `# line` (not a YAML dumper option: for annotated output
+   * such as `merge --explain`). Line breaks and characters PyYAML refuses are written as escapes.
+   */
+  readonly header?: readonly string[];
+  /**
+   * The comment for the value at a path (mapping keys as given, list indexes as numbers), or undefined for none:
+   * written ` # text` at the end of the value's line, after `key:` or `-` for a block mapping or list, on the
+   * header of a block scalar, on a line of its own above a complex (`?`) key. Block context only (nothing inside
+   * flow collections); the root gets none. The text is made one line PyYAML and libyaml read as a comment.
+   */
+  readonly comment?: (path: readonly unknown[]) => string | undefined;
 }
 
-type Settings = Required<Omit<DumpYamlOptions, "preset">>;
+type Settings = Required<Omit<DumpYamlOptions, "preset" | "header" | "comment">>;
 
 const BASE: Settings = {
   style: "block",
@@ -68,7 +80,7 @@ function settings(options: DumpYamlOptions): Settings {
   const preset = PRESETS[options.preset ?? "pyyaml"];
   const out: Record<string, unknown> = { ...BASE, ...preset };
   for (const [key, value] of Object.entries(options))
-    if (key !== "preset" && value !== undefined) out[key] = value;
+    if (key !== "preset" && key !== "header" && key !== "comment" && value !== undefined) out[key] = value;
   return out as Settings;
 }
 
@@ -115,6 +127,7 @@ export function dumpYaml(value: unknown, options: DumpYamlOptions = {}): string 
     aliases: s.aliases,
     undefinedAs: s.undefinedAs,
     maxDepth: s.maxDepth,
+    keepKeys: options.comment !== undefined,
   });
   const root = representer.represent(value);
   const anchors = s.aliases ? assignAnchors(root) : new Map<YNode, string | null>();
@@ -126,10 +139,14 @@ export function dumpYaml(value: unknown, options: DumpYamlOptions = {}): string 
       libyaml: s.libyaml,
       explicitStart: s.explicitStart,
       explicitEnd: s.explicitEnd,
+      comment: options.comment,
     },
     anchors,
   );
   let text = emitter.document(root);
+  if (options.header !== undefined && options.header.length > 0) {
+    text = `${options.header.map((line) => `# ${commentText(line)}`.trimEnd()).join("\n")}\n${text}`;
+  }
   if (s.trim) {
     text = pythonStrip(text);
     if (text.endsWith("\n...")) text = text.slice(0, -4);

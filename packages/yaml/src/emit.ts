@@ -9,6 +9,11 @@ export interface EmitOptions {
   readonly libyaml: boolean;
   readonly explicitStart: boolean;
   readonly explicitEnd: boolean;
+  /**
+   * The comment for the node at a path (mapping keys as given, list indexes as numbers), written on its line in
+   * block context; undefined or "" for none. The root node gets none.
+   */
+  readonly comment?: (path: readonly unknown[]) => string | undefined;
 }
 
 type Style = "" | "'" | '"' | "|" | ">";
@@ -65,6 +70,10 @@ export class Emitter {
   private simpleKeyContext = false;
   private readonly anchors: Map<YNode, string | null>;
   private readonly emitted = new Set<YNode>();
+  /** Where the emitter is, for `comment`: keys and indexes from the root. */
+  private readonly path: unknown[] = [];
+  /** A comment for the scalar being written: a block scalar takes it on its header line. */
+  private pendingComment: string | undefined;
 
   constructor(options: EmitOptions, anchors: Map<YNode, string | null>) {
     this.o = options;
@@ -173,31 +182,83 @@ export class Emitter {
     // A sequence that is a mapping value starts at its key's column (PyYAML's "indentless" sequence).
     const indentless = this.mappingContext && !this.indention;
     this.increaseIndent(false, indentless);
-    for (const item of node.items) {
+    node.items.forEach((item, index) => {
+      this.path.push(index);
+      const comment = this.commentHere();
       this.writeIndent();
       this.writeIndicator("-", true, false, true);
-      this.node(item, false, false, false);
-    }
+      this.nodeWithComment(item, comment, false, false);
+      this.path.pop();
+    });
     this.indent = this.indents.pop() ?? null;
   }
 
   private blockMapping(node: YMap): void {
     this.increaseIndent(false, false);
-    for (const [key, value] of node.pairs) {
+    node.pairs.forEach(([key, value], index) => {
+      this.path.push(node.keys?.[index]);
+      const comment = node.keys === undefined ? undefined : this.commentHere();
       this.writeIndent();
       if (this.checkSimpleKey(key)) {
         this.node(key, false, true, true);
         this.writeIndicator(":", false);
-        this.node(value, false, true, false);
+        this.nodeWithComment(value, comment, true, false);
       } else {
+        // A complex key spans lines: its comment gets a line of its own, above the `?`.
+        if (comment !== undefined) {
+          this.writeComment(comment);
+          this.writeIndent();
+        }
         this.writeIndicator("?", true, false, true);
         this.node(key, false, true, false);
         this.writeIndent();
         this.writeIndicator(":", true, false, true);
         this.node(value, false, true, false);
       }
-    }
+      this.path.pop();
+    });
     this.indent = this.indents.pop() ?? null;
+  }
+
+  /** The comment for the node at `path` (block context only). */
+  private commentHere(): string | undefined {
+    if (this.o.comment === undefined || this.flowLevel > 0) return undefined;
+    const text = this.o.comment(this.path);
+    return text === undefined || text === "" ? undefined : text;
+  }
+
+  /**
+   * A child node with its comment: after a block collection's indicator (`key: # ...`, `- # ...`) when the child
+   * is a block mapping or sequence, on the header line of a block scalar, else after the node on its last line.
+   */
+  private nodeWithComment(node: YNode, comment: string | undefined, mapping: boolean, simpleKey: boolean): void {
+    if (comment === undefined || this.o.comment === undefined) {
+      this.node(node, false, mapping, simpleKey);
+      return;
+    }
+    if (this.isBlockCollection(node)) {
+      this.writeComment(comment);
+      this.node(node, false, mapping, simpleKey);
+      return;
+    }
+    this.pendingComment = comment;
+    this.node(node, false, mapping, simpleKey);
+    if (this.pendingComment !== undefined) this.writeComment(this.pendingComment);
+    this.pendingComment = undefined;
+  }
+
+  private isBlockCollection(node: YNode): boolean {
+    if (node.kind === "scalar" || this.flowLevel > 0 || node.flow) return false;
+    if ((this.anchors.get(node) ?? null) !== null && this.emitted.has(node)) return false;
+    return node.kind === "seq" ? node.items.length > 0 : node.pairs.length > 0;
+  }
+
+  /** ` # text` where the emitter stands; `text` made one line PyYAML and libyaml read as a comment. */
+  private writeComment(text: string): void {
+    const data = `${this.whitespace ? "" : " "}# ${commentText(text)}`;
+    this.raw(data, Array.from(data).length);
+    this.whitespace = false;
+    this.indention = false;
   }
 
   /**
@@ -340,6 +401,10 @@ export class Emitter {
     const hints = blockHints(chars, this.bestIndent);
     this.writeIndicator(`|${hints}`, true);
     if (hints.endsWith("+")) this.openEnded = true;
+    if (this.pendingComment !== undefined) {
+      this.writeComment(this.pendingComment);
+      this.pendingComment = undefined;
+    }
     this.writeLineBreak();
     let breaks = true;
     let start = 0;
@@ -359,6 +424,25 @@ export class Emitter {
       if (ch !== undefined) breaks = BREAK_CHARS.includes(ch);
     }
   }
+}
+
+/**
+ * Comment text that stays a comment: PyYAML ends a comment at any of its line breaks (LF, CR, NEL, U+2028, U+2029)
+ * and refuses a stream holding a character it cannot print (C0 and C1 controls, DEL, U+FFFE, U+FFFF, unpaired
+ * surrogates); those are written as escapes (`\n`, `\x1b`, `\u2028`). A BOM is escaped too (libyaml's reader is
+ * stricter about it).
+ */
+export function commentText(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+    /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (char) => {
+      if (char === "\n") return "\\n";
+      if (char === "\r") return "\\r";
+      const code = char.charCodeAt(0);
+      return code < 0x100 ? `\\x${hex(code, 2).toLowerCase()}` : `\\u${hex(code, 4).toLowerCase()}`;
+    },
+  );
 }
 
 function blockHints(chars: Chars, indent: number): string {

@@ -28,6 +28,12 @@ describe("README examples", () => {
     expect(top.get("1")).toBe("str");
     expect(String(top.get("version"))).toBe("9.0");
     expect(dumpYaml(top)).toBe("10: a\n'9': b\n1: int\n'1': str\nversion: 9.0\n");
+    expect(
+      dumpYaml(
+        { port: 8080 },
+        { preset: "readable", header: ["from a.yml"], comment: (path) => `at ${path.join(".")}` },
+      ),
+    ).toBe("# from a.yml\nport: 8080 # at port\n");
     const { positionOf } = loadYamlWithPositions("a:\n  b: 1\n", { filename: "top.sls" });
     expect(positionOf(["a", "b"])).toEqual({ line: 2, column: 3 });
   });

@@ -30,6 +30,8 @@ export interface YMap {
   readonly tag: string;
   readonly pairs: [YNode, YNode][];
   flow: boolean;
+  /** The keys as given (not represented), pair by pair: kept only when comments are asked for (`keepKeys`). */
+  keys?: unknown[];
 }
 
 export interface RepresentOptions {
@@ -41,6 +43,8 @@ export interface RepresentOptions {
   /** How `undefined` is written: Salt writes Jinja's undefined as `NULL`; `error` refuses it. */
   readonly undefinedAs: "null" | "NULL" | "error";
   readonly maxDepth: number;
+  /** Keep each mapping's original keys beside its pairs (`YMap.keys`), so comments can be looked up by path. */
+  readonly keepKeys?: boolean;
 }
 
 function scalar(tag: string, value: string, style?: "|"): YScalar {
@@ -228,6 +232,7 @@ export class Representer {
       );
     if (this.o.sortKeys) entries = sortEntries(entries);
     const node: YMap = { kind: "map", tag, pairs: [], flow: false };
+    if (this.o.keepKeys === true) node.keys = entries.map(([k]) => k);
     this.enter(value, node);
     let best = true;
     for (const [k, v] of entries) {
