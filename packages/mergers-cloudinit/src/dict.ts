@@ -1,5 +1,6 @@
 import type { Mapping, MergerOptions, MergerPlugin } from "@merge/core";
 import { copyMapping, deleteItem, getItem, hasItem, isMapping, mappingKeys, setItem } from "@merge/core";
+import { substringNote } from "./substring.js";
 
 /** The options of `dict(...)`. */
 export type DictOption =
@@ -48,6 +49,7 @@ export function dictMerger(): MergerPlugin<"dict", DictOption> {
     },
     create(options, ctx) {
       const replace = dictMethodOf(options) === "replace";
+      const replaceNote = replace ? substringNote(options, ["replace", "overwrite"]) : undefined;
       const allowDelete = options.has("allow_delete");
       const recurseList = options.has("recurse_array") || options.has("recurse_list");
       const recurseStr = options.has("recurse_str");
@@ -72,7 +74,7 @@ export function dictMerger(): MergerPlugin<"dict", DictOption> {
             if (tracing) ctx.explain("removed", key, "allow_delete and a null value");
           } else if (replace) {
             setItem(out, key, value);
-            if (tracing) ctx.explain("replaced", key);
+            if (tracing) ctx.explain("replaced", key, replaceNote);
           } else if (
             Array.isArray(value) ? recurseList : typeof value === "string" ? recurseStr : isMapping(value)
           ) {

@@ -1,5 +1,6 @@
 import type { MergerContext, MergerOptions, MergerPlugin } from "@merge/core";
 import { hasItem, isMapping, mappingKeys, mappingSize, numberValue } from "@merge/core";
+import { substringNote, withNote } from "./substring.js";
 
 /** The options of `list(...)`. */
 export type ListOption =
@@ -35,6 +36,19 @@ export function listMethodOf(options: MergerOptions): ListMethod {
   return "replace";
 }
 
+/** The options that select each method (see `listMethodOf`). */
+const LIST_METHOD_OPTIONS: Readonly<Record<ListMethod, readonly string[]>> = {
+  append: ["append", "extend"],
+  prepend: ["prepend"],
+  replace: ["replace"],
+  no_replace: ["no_replace"],
+};
+
+/** `1 item`, `3 items`. */
+function items(count: number): string {
+  return `${count} item${count === 1 ? "" : "s"}`;
+}
+
 const METHOD_CODES: Readonly<Record<ListMethod, Method>> = {
   append: Method.Append,
   prepend: Method.Prepend,
@@ -67,7 +81,9 @@ export function listMerger(): MergerPlugin<"list", ListOption> {
       recurse_str: "in replace mode, merge a pair of items when the new item is a string",
     },
     create(options, ctx) {
-      const method = METHOD_CODES[listMethodOf(options)];
+      const listMethod = listMethodOf(options);
+      const method = METHOD_CODES[listMethod];
+      const note = substringNote(options, LIST_METHOD_OPTIONS[listMethod]);
       const recurseDict = options.has("recurse_dict");
       const recurseList = options.has("recurse_array") || options.has("recurse_list");
       const recurseStr = options.has("recurse_str");
@@ -76,16 +92,16 @@ export function listMerger(): MergerPlugin<"list", ListOption> {
       const list = (base: readonly unknown[], incoming: unknown): unknown => {
         switch (method) {
           case Method.Append:
-            return concat(base, iterateLikePython(incoming, ctx), ctx, "appended");
+            return concat(base, iterateLikePython(incoming, ctx), ctx, "appended", note);
           case Method.Prepend:
-            return concat(iterateLikePython(incoming, ctx), base, ctx, "prepended");
+            return concat(iterateLikePython(incoming, ctx), base, ctx, "prepended", note);
           case Method.NoReplace:
             return keepOld(base, incoming, ctx);
           default:
             break;
         }
         if (!Array.isArray(incoming)) {
-          if (ctx.tracing) ctx.explain("replaced", undefined, "the new value is not a list");
+          if (ctx.tracing) ctx.explain("replaced", undefined, withNote("the new value is not a list", note));
           return incoming;
         }
         const out = base.slice();
@@ -108,7 +124,7 @@ export function listMerger(): MergerPlugin<"list", ListOption> {
             }
           }
         }
-        if (ctx.tracing) ctx.explain("replaced", undefined, `${shared} item(s) replaced index by index`);
+        if (ctx.tracing) ctx.explain("replaced", undefined, withNote(`${items(shared)} replaced index by index`, note));
         return out;
       };
       return { list };
@@ -121,13 +137,14 @@ function concat(
   second: readonly unknown[],
   ctx: MergerContext,
   action: "appended" | "prepended",
+  note: string | undefined,
 ): unknown[] {
   const out = new Array<unknown>(first.length + second.length);
   let n = 0;
   for (let i = 0; i < first.length; i++) out[n++] = first[i];
   for (let i = 0; i < second.length; i++) out[n++] = second[i];
   if (ctx.tracing)
-    ctx.explain(action, undefined, `${action === "appended" ? second.length : first.length} item(s)`);
+    ctx.explain(action, undefined, withNote(items(action === "appended" ? second.length : first.length), note));
   return out;
 }
 

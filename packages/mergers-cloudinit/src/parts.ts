@@ -86,6 +86,11 @@ export interface PartOutcome {
   readonly status: "merged" | "rejected";
   /** The mergers the part was merged with (canonical spec), for YAML parts that were merged. */
   readonly mergers?: string;
+  /**
+   * Where `mergers` came from: the index of the part that declared them (the part itself in `current` mode; an
+   * earlier part in `stack` mode), or `"default"` when none did and cloud-init's default applied.
+   */
+  readonly mergersFrom?: number | "default";
   readonly error?: MergeError;
 }
 
@@ -152,20 +157,25 @@ export function mergeCloudConfig(
   // cloud-init's `cloud_buf`, always in the exact model.
   let value: unknown = null;
   let stackTop: ParsedSpec | undefined;
+  let stackTopFrom: number | undefined;
 
   const reject = (item: Prepared, error: MergeError) => {
     outcomes[item.index] = { index: item.index, name: item.name, type: item.type, status: "rejected", error };
     errors.push(error);
   };
-  const accept = (item: Prepared, mergers?: string) => {
-    outcomes[item.index] = { index: item.index, name: item.name, type: item.type, status: "merged", mergers };
+  const accept = (item: Prepared, mergers?: string, mergersFrom?: number | "default") => {
+    outcomes[item.index] =
+      mergers === undefined
+        ? { index: item.index, name: item.name, type: item.type, status: "merged" }
+        : { index: item.index, name: item.name, type: item.type, status: "merged", mergers, mergersFrom };
     merged.push(item.name);
   };
   const fold = (items: readonly Prepared[]) => {
     const baseKind = kindOf(value);
-    const result = foldRun(items, value, registry, mode, stackTop, options);
+    const result = foldRun(items, value, registry, mode, stackTop, stackTopFrom, options);
     value = result.value;
     stackTop = result.stackTop;
+    stackTopFrom = result.stackTopFrom;
     for (const item of items) {
       const failure = result.failures.get(item.index);
       if (failure !== undefined) {
@@ -173,7 +183,7 @@ export function mergeCloudConfig(
         continue;
       }
       const used = result.used.get(item.index)!;
-      accept(item, used.label);
+      accept(item, used.label, used.from);
       if ((result.sizes.get(item.index) ?? 0) > 0 && used.merger.handlerFor(baseKind) === undefined) {
         warnings.push(droppedWarning(item, used.label, baseKind));
       }
@@ -234,11 +244,15 @@ interface UsedMergers {
   /** The spec, as listed in `PartOutcome.mergers`. */
   readonly label: string;
   readonly merger: Merger;
+  /** As `PartOutcome.mergersFrom`. */
+  readonly from: number | "default";
 }
 
 interface RunResult {
   readonly value: unknown;
   readonly stackTop: ParsedSpec | undefined;
+  /** The index of the part that declared `stackTop`. */
+  readonly stackTopFrom: number | undefined;
   readonly failures: Map<number, MergeError>;
   readonly used: Map<number, UsedMergers>;
   /** Top-level keys of each part, declaration keys removed. */
@@ -251,6 +265,7 @@ function foldRun(
   registry: Registry,
   mode: CloudConfigMode,
   stackTop: ParsedSpec | undefined,
+  stackTopFrom: number | undefined,
   options: MergeCloudConfigOptions,
 ): RunResult {
   const declared = new Map<number, ParsedSpec | undefined>();
@@ -282,7 +297,7 @@ function foldRun(
   // Which mergers each merged part used, and what the stack holds afterwards.
   const used = new Map<number, UsedMergers>();
   const resolved = new Map<string, Merger>();
-  const usedOf = (spec: ParsedSpec | string): UsedMergers => {
+  const usedOf = (spec: ParsedSpec | string, from: number | "default"): UsedMergers => {
     const label = typeof spec === "string" ? spec : formatSpec(spec);
     const key = typeof spec === "string" ? spec : JSON.stringify(spec);
     let merger = resolved.get(key);
@@ -290,20 +305,27 @@ function foldRun(
       merger = registry.resolve(spec, { lenient: options.strict !== true });
       resolved.set(key, merger);
     }
-    return { label, merger };
+    return { label, merger, from };
   };
   let top: ParsedSpec | undefined = stackTop;
+  let topFrom: number | undefined = stackTopFrom;
   for (const item of run) {
     if (failures.has(item.index)) continue;
     const own = declared.get(item.index);
     if (mode === "stack") {
-      used.set(item.index, usedOf(top ?? bottom));
-      if (own !== undefined) top = own;
+      used.set(item.index, top === undefined ? usedOf(bottom, "default") : usedOf(top, topFrom ?? "default"));
+      if (own !== undefined) {
+        top = own;
+        topFrom = item.index;
+      }
     } else {
-      used.set(item.index, usedOf(own ?? CLOUD_CONFIG_DEFAULT_SPEC));
+      used.set(
+        item.index,
+        own === undefined ? usedOf(CLOUD_CONFIG_DEFAULT_SPEC, "default") : usedOf(own, item.index),
+      );
     }
   }
-  return { value, stackTop: top, failures, used, sizes };
+  return { value, stackTop: top, stackTopFrom: topFrom, failures, used, sizes };
 }
 
 function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {

@@ -1,5 +1,6 @@
 import type { MergerPlugin } from "@merge/core";
 import { describe } from "./list.js";
+import { substringNote } from "./substring.js";
 
 /** The options of `str(...)`. */
 export type StrOption = "append" | "recurse_dict" | "recurse_list" | "recurse_array" | "recurse_str";
@@ -23,6 +24,7 @@ export function strMerger(): MergerPlugin<"str", StrOption> {
     },
     create(options, ctx) {
       const append = options.has("append");
+      const note = append ? substringNote(options, ["append"]) : undefined;
       const string = (base: string, incoming: unknown): unknown => {
         if (!append) {
           if (ctx.tracing) ctx.explain("replaced");
@@ -33,7 +35,7 @@ export function strMerger(): MergerPlugin<"str", StrOption> {
             incoming: describe(incoming),
           });
         }
-        if (ctx.tracing) ctx.explain("concatenated");
+        if (ctx.tracing) ctx.explain("concatenated", undefined, note);
         return base + incoming;
       };
       return { string };
