@@ -16,7 +16,8 @@ const testDict = definePlugin({
   kinds: ["dict"],
   options: {},
   create: (_options, context) => ({
-    dict: (base: Dict, incoming: unknown) => {
+    dict: (mapping, incoming: unknown) => {
+      const base = mapping as Dict;
       if (typeof incoming !== "object" || incoming === null || Array.isArray(incoming)) return base;
       const out: Dict = { ...base };
       for (const [key, value] of Object.entries(incoming)) {
@@ -159,5 +160,18 @@ describe("keyed(name)", () => {
       spec: "keyed(name)+tdict()",
     });
     expect(result).toEqual({ users: [{ name: "a", uid: 1, shell: "zsh" }] });
+  });
+});
+
+describe("keyed(name) in the exact model", () => {
+  it("matches PyDict items (what merge reads YAML into) as it matches plain objects", async () => {
+    const { PyDict, PyFloat } = await import("@merge/core");
+    const { stackMerger } = await import("@merge/strategies-stack");
+    const item = (name: unknown, shell: string) => new PyDict<unknown>([["name", name], ["shell", shell]]);
+    const result = createRegistry()
+      .use(keyedList(), stackMerger())
+      .resolve("keyed(name)+stack()")
+      .merge([item("deploy", "/bin/sh"), item(1, "/bin/sh")], [item("deploy", "/bin/zsh"), item(new PyFloat(1), "/bin/zsh")]);
+    expect((result as InstanceType<typeof PyDict>[]).map((entry) => entry.get("shell"))).toEqual(["/bin/zsh", "/bin/zsh"]);
   });
 });

@@ -1,9 +1,11 @@
 import {
-  type Dict,
   definePlugin,
+  getItem,
+  hasItem,
   hasOwn,
-  isPlainObject,
+  isMapping,
   MergeError,
+  numberValue,
   type MergerContext,
   type MergerOptions,
   type MergerPlugin,
@@ -44,11 +46,17 @@ export function readSettings(options: MergerOptions, label: string): KeyedSettin
   };
 }
 
-/** The key of a list item, or undefined when the item is not a mapping with a scalar key field. */
+/**
+ * The key of a list item, or undefined when the item is not a mapping with a scalar key field. Mappings are read
+ * with `@merge/core`'s helpers, so plain objects and the exact model's `PyDict`s (what `merge` reads YAML into) work
+ * alike; a whole float (`PyFloat`) is its number.
+ */
 function keyOf(item: unknown, field: string): unknown {
-  if (!isPlainObject(item) || !hasOwn(item, field)) return undefined;
-  const key = (item as Dict)[field];
-  return typeof key === "string" || typeof key === "number" || typeof key === "boolean" ? key : undefined;
+  if (!isMapping(item) || !hasItem(item, field)) return undefined;
+  const key = getItem(item, field);
+  const number = numberValue(key);
+  if (number !== undefined) return number;
+  return typeof key === "string" || typeof key === "boolean" ? key : undefined;
 }
 
 /**

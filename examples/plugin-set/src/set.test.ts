@@ -112,3 +112,15 @@ describe("valueKey", () => {
     expect(valueKey(new Map(), identities)).not.toBe(valueKey(new Map(), identities));
   });
 });
+
+describe("set() in the exact model", () => {
+  it("takes a whole float for its number and PyDicts for the mappings they are", async () => {
+    const { PyDict, PyFloat } = await import("@merge/core");
+    const result = merger("set()").merge(
+      [1, new PyDict([["k", 1]])],
+      [new PyFloat(1), new PyDict([["k", 1]]), { k: 1 }, new PyFloat(2)],
+    ) as unknown[];
+    expect(result.length).toBe(3);
+    expect(String(result[2])).toBe("2.0");
+  });
+});

@@ -1,7 +1,10 @@
 import {
   compareCodePoints,
   definePlugin,
-  isPlainObject,
+  getItem,
+  isMapping,
+  mappingKeys,
+  numberValue,
   type MergerContext,
   type MergerOptions,
   type MergerPlugin,
@@ -45,10 +48,16 @@ export function valueKey(value: unknown, identities: Map<object, number> = new M
     default:
       break;
   }
+  // A whole float (`PyFloat`, as `merge` reads `1.0`) is its number: `1` and `1.0` are one value, as in Python.
+  const number = numberValue(value);
+  if (number !== undefined) return valueKey(number, identities);
   if (Array.isArray(value)) return `[${value.map((item) => valueKey(item, identities)).join(",")}]`;
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value).sort(compareCodePoints);
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${valueKey(value[key], identities)}`).join(",")}}`;
+  // Plain objects and `PyDict`s alike, through @merge/core's mapping helpers.
+  if (isMapping(value)) {
+    const keys = mappingKeys(value)
+      .map((key) => ({ key, text: `${valueKey(key, identities)}` }))
+      .sort((a, b) => compareCodePoints(a.text, b.text));
+    return `{${keys.map(({ key, text }) => `${text}:${valueKey(getItem(value, key), identities)}`).join(",")}}`;
   }
   if (value instanceof Date) return `@${value.getTime()}`;
   let id = identities.get(value as object);
@@ -63,7 +72,7 @@ export function valueKey(value: unknown, identities: Map<object, number> = new M
 function rank(value: unknown): number {
   if (value === null || value === undefined) return 0;
   if (typeof value === "boolean") return 1;
-  if (typeof value === "number" || typeof value === "bigint") return 2;
+  if (numberValue(value) !== undefined) return 2;
   if (typeof value === "string") return 3;
   return 4;
 }
@@ -72,8 +81,8 @@ function compareItems(a: unknown, b: unknown): number {
   const byRank = rank(a) - rank(b);
   if (byRank !== 0) return byRank;
   if (typeof a === "string" && typeof b === "string") return compareCodePoints(a, b);
-  if (typeof a === "boolean" || typeof a === "number" || typeof a === "bigint") {
-    const [x, y] = [a as number | bigint | boolean, b as number | bigint | boolean];
+  if (typeof a === "boolean" || numberValue(a) !== undefined) {
+    const [x, y] = [numberValue(a) ?? (a as boolean), numberValue(b) ?? (b as boolean)];
     return x < y ? -1 : x > y ? 1 : 0;
   }
   return 0;
