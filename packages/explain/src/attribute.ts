@@ -6,12 +6,14 @@ import {
   mappingKeys,
   type PathKey,
   PyFloat,
+  pyEquals,
   type TraceEvent,
 } from "@merge/core";
 import type {
   ExplainDecision,
   ExplainDocument,
   ExplainEntry,
+  ExplainLoss,
   ExplainOrigin,
   ExplainRemoval,
   Explanation,
@@ -42,10 +44,13 @@ export function explainResult(
   events: readonly TraceEvent[],
 ): Explanation {
   const byPath = new Map<string, TraceEvent[]>();
-  const removed: ExplainRemoval[] = [];
+  const removals: TraceEvent[] = [];
+  // Inputs a merger decided something for while merging them (kept out, removed, replaced...).
+  const decided = new Set<number>();
   for (const event of events) {
+    if (event.document !== undefined) decided.add(event.document);
     if (event.action === "removed") {
-      removed.push({ path: event.path, decision: decisionOf(event, false) });
+      removals.push(event);
       continue;
     }
     const key = pathKey(event.path);
@@ -171,6 +176,32 @@ export function explainResult(
     return sources.find((source) => source.document === document)?.path ?? fallback;
   }
 
+  // Inputs something of the result was traced to.
+  const used = new Set<number>();
+
+  // What the other inputs had at this mapping key and the result does not hold. A container taken whole from one
+  // input (`whole`) means every other input's container there was left out; containers merged from several inputs
+  // lost nothing as such (their values say what lost).
+  function losses(value: unknown, sources: Sources, winner: number | undefined): ExplainLoss[] {
+    if (sources.length === 0) return [];
+    const container = Array.isArray(value) || isMapping(value);
+    const out: ExplainLoss[] = [];
+    for (const source of sources) {
+      if (source.document === winner) continue;
+      const node = source.node;
+      const isList = Array.isArray(node);
+      const isDict = !isList && isMapping(node);
+      if (isList || isDict) {
+        if (node === value) continue;
+        if (container && (winner === undefined || isEmpty(node) || pyEquals(node, value))) continue;
+        out.push({ origin: originAt(source.document, source.path), kind: isList ? "list" : "dict" });
+      } else if (!sameValue(node, value)) {
+        out.push({ origin: originAt(source.document, source.path), kind: "value", value: node });
+      }
+    }
+    return out;
+  }
+
   // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping).
   function visit(
     value: unknown,
@@ -214,7 +245,7 @@ export function explainResult(
             whole === undefined ? undefined : { document: whole.document, path: [...whole.path, key] };
           path.push(key);
           const child = getItem(dict, key);
-          const inner = whole === undefined ? childSources(sources, key) : [];
+          const inner = childSources(sources, key);
           for (const d of visit(child, path, place, inner, false)) contributors.add(d);
           path.pop();
         }
@@ -229,7 +260,12 @@ export function explainResult(
         contributors: [...contributors].sort((a, b) => a - b),
         decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
         history,
+        // A container replaced whole at this path (`__: overwrite`) lost every other input's container there.
+        lost: inList
+          ? []
+          : losses(value, sources, whole?.document ?? (last?.action === "replaced" ? last.document : undefined)),
       };
+      for (const d of contributors) used.add(d);
       return contributors;
     }
 
@@ -243,7 +279,10 @@ export function explainResult(
     if (origin === undefined && decider?.document !== undefined) {
       origin = originAt(decider.document, pathIn(decider.document, sources, path));
     }
-    if (origin !== undefined) contributors.add(origin.document);
+    if (origin !== undefined) {
+      contributors.add(origin.document);
+      used.add(origin.document);
+    }
     entries.push({
       path: path.slice(),
       kind: "value",
@@ -252,6 +291,7 @@ export function explainResult(
       contributors: [...contributors],
       decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
       history,
+      lost: inList ? [] : losses(value, sources, origin?.document),
     });
     return contributors;
   }
@@ -263,13 +303,58 @@ export function explainResult(
     documents.map((doc, document) => ({ document, node: doc.value, path: [] })),
     false,
   );
+  const removed: ExplainRemoval[] = removals.map((event) => {
+    const decision = decisionOf(event, false);
+    const items = removedItems(result, event, documents);
+    return items === undefined ? { path: event.path, decision } : { path: event.path, decision, items };
+  });
   return {
-    documents: documents.map((doc, index) =>
-      doc.note === undefined ? { index, name: doc.name } : { index, name: doc.name, note: doc.note },
-    ),
+    documents: documents.map((doc, index) => {
+      const contributed = used.has(index) || decided.has(index);
+      return doc.note === undefined
+        ? { index, name: doc.name, contributed }
+        : { index, name: doc.name, note: doc.note, contributed };
+    }),
     entries,
     removed,
   };
+}
+
+/**
+ * For a removal at a path that still holds a list in the result, the items were removed, not the key: the items the
+ * removing input listed there (PillarStack's `__: remove` list, its directive item left out). Undefined otherwise.
+ */
+function removedItems(
+  result: unknown,
+  event: TraceEvent,
+  documents: readonly ExplainDocument[],
+): unknown[] | undefined {
+  if (!Array.isArray(valueAt(result, event.path))) return undefined;
+  const source = event.document === undefined ? undefined : documents[event.document];
+  const listed = source === undefined ? undefined : valueAt(source.value, event.path);
+  if (!Array.isArray(listed)) return [];
+  return listed.filter((item) => !isDirective(item));
+}
+
+/** `{__: remove}` and the like: a mapping whose only key is `__`. */
+function isDirective(item: unknown): boolean {
+  if (!isMapping(item)) return false;
+  const keys = mappingKeys(item);
+  return keys.length === 1 && keys[0] === "__";
+}
+
+function valueAt(root: unknown, path: readonly PathKey[]): unknown {
+  let node = root;
+  for (const step of path) {
+    if (Array.isArray(node) && typeof step === "number") node = node[step];
+    else if (isMapping(node) && hasItem(node, step)) node = getItem(node, step);
+    else return undefined;
+  }
+  return node;
+}
+
+function isEmpty(node: unknown): boolean {
+  return Array.isArray(node) ? node.length === 0 : isMapping(node) && mappingKeys(node).length === 0;
 }
 
 function indexContainers(

@@ -8,6 +8,10 @@ export interface PartRecord {
   readonly status: "merged" | "rejected";
   readonly error?: unknown;
   readonly text: string;
+  /** The mergers the part was merged with (`PartOutcome.mergers`). */
+  readonly mergers?: string;
+  /** Which part declared them, or `"default"` (`PartOutcome.mergersFrom`). */
+  readonly mergersFrom?: number | "default";
 }
 
 /**
@@ -23,6 +27,8 @@ export function cloudConfigProvenance(
   failures: ReadonlyMap<number, unknown>,
   events: readonly TraceEvent[],
   positions: (part: PartRecord) => ExplainDocument["positionOf"],
+  /** The `mergeCloudConfig` mode, for the notes on where each part's mergers came from. */
+  mode: "current" | "stack" = "current",
 ): { documents: ExplainDocument[]; events: TraceEvent[] } {
   const partOfCall: number[] = [];
   const callOfPart = new Map<number, number>();
@@ -44,12 +50,35 @@ export function cloudConfigProvenance(
       return { name: part.name, value: patchValues(part.text), note: "JSON patch" };
     }
     const at = callOfPart.get(index);
-    return { name: part.name, value: at === undefined ? undefined : merged[at], positionOf: positions(part) };
+    const note = mergersNote(part, index, parts, mode);
+    const doc = { name: part.name, value: at === undefined ? undefined : merged[at], positionOf: positions(part) };
+    return note === undefined ? doc : { ...doc, note };
   });
   const renumbered = events.map((event) =>
     event.document === undefined ? event : { ...event, document: partOfCall[event.document] },
   );
   return { documents, events: renumbered };
+}
+
+/**
+ * `merged with dict(replace)+list()+str(), cloud-init's default: it declares no merge_how` — the mergers a part was
+ * merged with and where they came from: its own declaration, an earlier part's (`--mode stack`), or the default.
+ */
+function mergersNote(
+  part: PartRecord,
+  index: number,
+  parts: readonly PartRecord[],
+  mode: "current" | "stack",
+): string | undefined {
+  if (part.mergers === undefined) return undefined;
+  const from = part.mergersFrom;
+  if (from === undefined) return `merged with ${part.mergers}`;
+  if (from === "default") {
+    const why = mode === "stack" ? "no earlier part declares mergers" : "it declares no merge_how";
+    return `merged with ${part.mergers}, cloud-init's default: ${why}`;
+  }
+  if (from === index) return `merged with ${part.mergers}, its own merge_how`;
+  return `merged with ${part.mergers}, declared by ${parts[from]?.name ?? `part ${from + 1}`}`;
 }
 
 /**

@@ -5,6 +5,8 @@ export type {
   ExplainDecision,
   ExplainDocument,
   ExplainEntry,
+  ExplainInputSummary,
+  ExplainLoss,
   ExplainOrigin,
   ExplainRemoval,
   Explanation,

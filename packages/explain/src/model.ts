@@ -46,16 +46,48 @@ export interface ExplainEntry {
   readonly decision: ExplainDecision | undefined;
   /** Every decision recorded at exactly this path, in merge order. */
   readonly history: readonly ExplainDecision[];
+  /**
+   * The values other inputs had at this mapping key that are not in the result (overridden, kept out, replaced
+   * whole), in merge order. Empty for list items (an input's item at the same index is not a rival) and when every
+   * input agreed.
+   */
+  readonly lost: readonly ExplainLoss[];
+}
+
+/** A value an input had at a path that the result does not hold. */
+export interface ExplainLoss {
+  /** Where the losing value was written. */
+  readonly origin: ExplainOrigin;
+  readonly kind: "dict" | "list" | "value";
+  /** The losing value itself, for scalars. */
+  readonly value?: unknown;
 }
 
 /** A value a merger removed (`allow_delete`, `__: remove`): it is not in the result, so it is listed apart. */
 export interface ExplainRemoval {
   readonly path: readonly PathKey[];
   readonly decision: ExplainDecision;
+  /**
+   * Set when items were removed from a list that is still in the result (PillarStack's `__: remove` on a list): the
+   * items the removing input listed. Undefined when the key itself was removed.
+   */
+  readonly items?: readonly unknown[];
+}
+
+/** One input as the explanation lists it. */
+export interface ExplainInputSummary {
+  readonly index: number;
+  readonly name: string;
+  readonly note?: string;
+  /**
+   * False when nothing of the result comes from this input and no merger decided anything while merging it (a
+   * cloud-config part that only declares mergers, one whose every value lost, an empty file).
+   */
+  readonly contributed: boolean;
 }
 
 export interface Explanation {
-  readonly documents: readonly { readonly index: number; readonly name: string; readonly note?: string }[];
+  readonly documents: readonly ExplainInputSummary[];
   readonly entries: readonly ExplainEntry[];
   readonly removed: readonly ExplainRemoval[];
 }
