@@ -167,11 +167,21 @@ describe("keyed(name) in the exact model", () => {
   it("matches PyDict items (what merge reads YAML into) as it matches plain objects", async () => {
     const { PyDict, PyFloat } = await import("@merge/core");
     const { stackMerger } = await import("@merge/strategies-stack");
-    const item = (name: unknown, shell: string) => new PyDict<unknown>([["name", name], ["shell", shell]]);
+    const item = (name: unknown, shell: string) =>
+      new PyDict<unknown>([
+        ["name", name],
+        ["shell", shell],
+      ]);
     const result = createRegistry()
       .use(keyedList(), stackMerger())
       .resolve("keyed(name)+stack()")
-      .merge([item("deploy", "/bin/sh"), item(1, "/bin/sh")], [item("deploy", "/bin/zsh"), item(new PyFloat(1), "/bin/zsh")]);
-    expect((result as InstanceType<typeof PyDict>[]).map((entry) => entry.get("shell"))).toEqual(["/bin/zsh", "/bin/zsh"]);
+      .merge(
+        [item("deploy", "/bin/sh"), item(1, "/bin/sh")],
+        [item("deploy", "/bin/zsh"), item(new PyFloat(1), "/bin/zsh")],
+      );
+    expect((result as InstanceType<typeof PyDict>[]).map((entry) => entry.get("shell"))).toEqual([
+      "/bin/zsh",
+      "/bin/zsh",
+    ]);
   });
 });

@@ -263,7 +263,11 @@ export function explainResult(
         // A container replaced whole at this path (`__: overwrite`) lost every other input's container there.
         lost: inList
           ? []
-          : losses(value, sources, whole?.document ?? (last?.action === "replaced" ? last.document : undefined)),
+          : losses(
+              value,
+              sources,
+              whole?.document ?? (last?.action === "replaced" ? last.document : undefined),
+            ),
       };
       for (const d of contributors) used.add(d);
       return contributors;

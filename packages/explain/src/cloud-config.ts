@@ -51,7 +51,11 @@ export function cloudConfigProvenance(
     }
     const at = callOfPart.get(index);
     const note = mergersNote(part, index, parts, mode);
-    const doc = { name: part.name, value: at === undefined ? undefined : merged[at], positionOf: positions(part) };
+    const doc = {
+      name: part.name,
+      value: at === undefined ? undefined : merged[at],
+      positionOf: positions(part),
+    };
     return note === undefined ? doc : { ...doc, note };
   });
   const renumbered = events.map((event) =>

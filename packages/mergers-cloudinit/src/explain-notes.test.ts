@@ -32,7 +32,9 @@ describe("what --explain needs to know of each part", () => {
     );
     const replaced = events.find((event) => event.action === "replaced" && event.path[0] === "k");
     expect(replaced?.merger).toBe("dict(no_replace)");
-    expect(replaced?.detail).toBe('settings "no_replace" contain "replace": cloud-init tests a settings text by substring');
+    expect(replaced?.detail).toBe(
+      'settings "no_replace" contain "replace": cloud-init tests a settings text by substring',
+    );
   });
 
   it("adds no note when the option was written as such", () => {

@@ -124,7 +124,8 @@ export function listMerger(): MergerPlugin<"list", ListOption> {
             }
           }
         }
-        if (ctx.tracing) ctx.explain("replaced", undefined, withNote(`${items(shared)} replaced index by index`, note));
+        if (ctx.tracing)
+          ctx.explain("replaced", undefined, withNote(`${items(shared)} replaced index by index`, note));
         return out;
       };
       return { list };
@@ -144,7 +145,11 @@ function concat(
   for (let i = 0; i < first.length; i++) out[n++] = first[i];
   for (let i = 0; i < second.length; i++) out[n++] = second[i];
   if (ctx.tracing)
-    ctx.explain(action, undefined, withNote(items(action === "appended" ? second.length : first.length), note));
+    ctx.explain(
+      action,
+      undefined,
+      withNote(items(action === "appended" ? second.length : first.length), note),
+    );
   return out;
 }
 

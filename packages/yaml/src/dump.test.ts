@@ -252,7 +252,10 @@ describe("comments", () => {
   });
 
   it("escapes line breaks and characters PyYAML refuses, so a comment stays one comment line", () => {
-    const text = dumpYaml({ a: 1 }, { preset: "readable", comment: () => "x\ny\u2028z\u0085\u0001\ufeff\ud800" });
+    const text = dumpYaml(
+      { a: 1 },
+      { preset: "readable", comment: () => "x\ny\u2028z\u0085\u0001\ufeff\ud800" },
+    );
     expect(text).toBe("a: 1 # x\\ny\\u2028z\\x85\\x01\\ufeff\\ud800\n");
     expect(dumpYaml({ a: 1 }, { preset: "readable", header: ["one\ntwo"] })).toBe("# one\\ntwo\na: 1\n");
   });

@@ -231,7 +231,12 @@ export class Emitter {
    * A child node with its comment: after a block collection's indicator (`key: # ...`, `- # ...`) when the child
    * is a block mapping or sequence, on the header line of a block scalar, else after the node on its last line.
    */
-  private nodeWithComment(node: YNode, comment: string | undefined, mapping: boolean, simpleKey: boolean): void {
+  private nodeWithComment(
+    node: YNode,
+    comment: string | undefined,
+    mapping: boolean,
+    simpleKey: boolean,
+  ): void {
     if (comment === undefined || this.o.comment === undefined) {
       this.node(node, false, mapping, simpleKey);
       return;
