@@ -26,7 +26,8 @@ Examples:
     --pillar examples/stack/pillar.yml
 
 Exit status: 0 ok, 1 input or data error, 2 usage error, 129/130/143 stopped by SIGHUP/SIGINT/SIGTERM.
-Colour is used on a terminal unless NO_COLOR is set.
+Colour on a terminal unless NO_COLOR is set; --color or FORCE_COLOR forces it, --no-color turns it off.
+Also installed as merge-config (Debian's rcs package owns /usr/bin/merge).
 `;
 }
 

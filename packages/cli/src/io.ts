@@ -1,3 +1,5 @@
+import type { TraceEvent } from "@merge/core";
+import type { ExplainDocument } from "@merge/explain";
 import type { OutputGuard } from "./interrupt.js";
 
 /** What the CLI touches of the outside world, so `run` can be driven by tests without a process. */
@@ -16,10 +18,37 @@ export interface CliIO {
    * signal handlers use; without it, `-o` uses a private guard that no signal reaches.
    */
   readonly outputGuard?: OutputGuard;
+  /** `--color` (true) or `--no-color` (false) on the command line; undefined when neither was given. */
+  readonly color?: boolean;
+  /**
+   * Told of every input file a command reads (absolute paths): `--watch` watches exactly these. Commands call it
+   * through `noteFile`; without it nothing is recorded.
+   */
+  readonly onFile?: (path: string) => void;
+  /**
+   * Set by `merge diff`: a merging command hands its result (exact model) and what `--explain` needs here instead of
+   * printing it. See `finish` in commands/common.ts.
+   */
+  readonly capture?: (result: CapturedResult) => void;
 }
 
-/** Colour only on a terminal and never when `NO_COLOR` is set to anything non-empty (no-color.org). */
-export function useColor(isTTY: boolean, env: CliIO["env"]): boolean {
+/** A merging command's result as `merge diff` compares it. */
+export interface CapturedResult {
+  readonly value: unknown;
+  readonly title: string;
+  readonly documents: readonly ExplainDocument[];
+  readonly events: readonly TraceEvent[];
+}
+
+/**
+ * Whether messages are coloured, first rule that applies: `--color` / `--no-color`; `FORCE_COLOR` (set to anything
+ * but `0` or `false`: colour, as Node reads it; `0`/`false`: none); `NO_COLOR` set to anything non-empty
+ * (no-color.org); `TERM=dumb`; else colour on a terminal only.
+ */
+export function useColor(isTTY: boolean, env: CliIO["env"], flag?: boolean): boolean {
+  if (flag !== undefined) return flag;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== "0" && force.toLowerCase() !== "false";
   const noColor = env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;
   if (env.TERM === "dumb") return false;
@@ -28,6 +57,7 @@ export function useColor(isTTY: boolean, env: CliIO["env"]): boolean {
 
 export interface Painter {
   red(text: string): string;
+  green(text: string): string;
   yellow(text: string): string;
   dim(text: string): string;
   bold(text: string): string;
@@ -37,8 +67,8 @@ const plain = (text: string): string => text;
 const sgr = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 
 export function painter(enabled: boolean): Painter {
-  if (!enabled) return { red: plain, yellow: plain, dim: plain, bold: plain };
-  return { red: sgr(31, 39), yellow: sgr(33, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
+  if (!enabled) return { red: plain, green: plain, yellow: plain, dim: plain, bold: plain };
+  return { red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), dim: sgr(2, 22), bold: sgr(1, 22) };
 }
 
 /**

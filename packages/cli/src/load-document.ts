@@ -1,4 +1,4 @@
-import type { PathKey } from "@merge/core";
+import { type PathKey, parseJson } from "@merge/core";
 import { loadYaml, loadYamlWithPositions, type YamlFlavor, type YamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "./io.js";
 import { readInput } from "./read-input.js";
@@ -7,13 +7,21 @@ import { readInput } from "./read-input.js";
 export interface LoadedDocument {
   /** As named on the command line (`-` for standard input). */
   readonly file: string;
+  /** In `@merge/core`'s exact model: `PyDict` mappings (keys typed, in order), whole floats as `PyFloat`. */
   readonly value: unknown;
   positionOf(path: readonly PathKey[]): { readonly line: number; readonly column: number } | undefined;
 }
 
+/** A file named `*.json` is JSON, read as Python's `json.loads` reads it; anything else (and `-`) is YAML. */
+export function isJsonName(name: string): boolean {
+  return /\.json$/i.test(name);
+}
+
 /**
- * Reads and parses one YAML (or JSON) file the way the system being imitated reads it: `pyyaml` (cloud-init, the
- * default) or `salt` (Salt's loader). An empty file is the value `null`. Parse errors carry file, line and column.
+ * Reads and parses one YAML or JSON file the way the system being imitated reads it — `pyyaml` (cloud-init, the
+ * default) or `salt` (Salt's loader); `json.loads` for `*.json` — into the exact model, as Python holds it (`9.0`
+ * stays a float, `8080:` an int key, every key in its place). An empty file is `null`. Errors carry file, line and
+ * column.
  */
 export async function loadDocument(
   name: string,
@@ -21,15 +29,27 @@ export async function loadDocument(
   flavor: YamlFlavor = "pyyaml",
 ): Promise<LoadedDocument> {
   const input = await readInput(name, io);
-  const value = loadYaml(input.text, { flavor, filename: name });
-  // Positions cost half a parse again; they are needed only for an error message or `--explain`.
-  let located: YamlWithPositions | undefined;
+  const json = isJsonName(name);
+  const value = json
+    ? input.text.trim() === ""
+      ? null
+      : parseJson(input.text, { file: name })
+    : loadYaml(input.text, { flavor, filename: name, values: "exact" });
+  // Positions cost half a parse again; they are needed only for an error message or `--explain`. JSON is YAML
+  // enough for them (a JSON document's keys are strings either way).
+  let located: YamlWithPositions | undefined | null;
   return {
     file: name,
     value,
     positionOf: (path) => {
-      located ??= loadYamlWithPositions(input.text, { flavor, filename: name });
-      return located.positionOf(path);
+      if (located === undefined) {
+        try {
+          located = loadYamlWithPositions(input.text, { flavor, filename: name, values: "exact" });
+        } catch {
+          located = null;
+        }
+      }
+      return located?.positionOf(path);
     },
   };
 }

@@ -16,6 +16,7 @@ export interface InputText {
 export async function readInput(name: string, io: CliIO): Promise<InputText> {
   if (name === "-") return { name, text: decodeText(name, await readStdinBytes(io)) };
   let bytes: Uint8Array;
+  io.onFile?.(resolve(io.cwd, name));
   try {
     bytes = await readFile(resolve(io.cwd, name));
   } catch (error) {

@@ -1,11 +1,25 @@
-import { describe, expect, it } from "vitest";
+import { PyDict, PyFloat } from "@merge/core";
 import { loadYaml } from "@merge/yaml";
-import { renderValue, toPlain } from "./render.js";
+import { describe, expect, it } from "vitest";
+import { renderValue } from "./render.js";
 
 describe("renderValue", () => {
-  it("quotes strings a YAML 1.1 reader would take for booleans or numbers", () => {
-    expect(renderValue({ a: "yes", b: "0755", c: "on", d: "plain" }, "yaml")).toBe(
-      'a: "yes"\nb: "0755"\nc: "on"\nd: plain\n',
+  it("quotes strings as PyYAML does where a YAML 1.1 reader would take them for booleans or numbers", () => {
+    expect(renderValue({ a: "yes", b: "0755", c: "on", d: "plain", e: "1:30" }, "yaml")).toBe(
+      "a: 'yes'\nb: '0755'\nc: 'on'\nd: plain\ne: '1:30'\n",
+    );
+  });
+
+  it("writes the exact model as Python holds it: whole floats, int keys, keys in their order", () => {
+    const value = new PyDict<unknown>([
+      ["version", new PyFloat(9)],
+      [8080, "a"],
+      ["10", 1],
+      ["9", 2],
+    ]);
+    expect(renderValue(value, "yaml")).toBe("version: 9.0\n8080: a\n'10': 1\n'9': 2\n");
+    expect(renderValue(value, "json")).toBe(
+      '{\n  "version": 9.0,\n  "8080": "a",\n  "10": 1,\n  "9": 2\n}\n',
     );
   });
 
@@ -14,9 +28,14 @@ describe("renderValue", () => {
     expect(renderValue({ a: shared, b: shared }, "yaml")).toBe("a:\n  x: 1\nb:\n  x: 1\n");
   });
 
-  it("sorts keys and does not indent list items in cloud-init's style", () => {
+  it("never folds a long string", () => {
+    const long = "word ".repeat(40).trim();
+    expect(renderValue({ long }, "yaml")).toBe(`long: ${long}\n`);
+  });
+
+  it("writes what cloud-init writes in its style: keys sorted, indent 4, --- and ...", () => {
     expect(renderValue({ b: [1], a: { d: 1, c: 2 } }, "yaml", "cloud-init")).toBe(
-      "a:\n  c: 2\n  d: 1\nb:\n- 1\n",
+      "---\na:\n    c: 2\n    d: 1\nb:\n- 1\n...\n",
     );
   });
 
@@ -25,35 +44,19 @@ describe("renderValue", () => {
     expect(renderValue(value, "yaml")).toBe("__proto__:\n  x: 1\n");
     expect(renderValue(value, "json")).toBe('{\n  "__proto__": {\n    "x": 1\n  }\n}\n');
   });
-});
 
-describe("toPlain", () => {
-  it("turns values JSON cannot hold into ones it can, the same for both formats", () => {
-    expect(
-      toPlain({ big: 2n ** 64n, small: 5n, bytes: new Uint8Array([104, 105]), none: undefined }),
-    ).toEqual({
-      big: "18446744073709551616",
-      small: 5,
-      bytes: "aGk=",
-      none: null,
-    });
-    expect(toPlain(new Date("2024-01-02T03:04:05Z"))).toBe("2024-01-02T03:04:05.000Z");
-  });
-
-  it("writes YAML timestamps as written and sets as lists", () => {
+  it("writes big integers exactly, binary data as !!binary and timestamps as written, read back the same", () => {
     const loaded = loadYaml(
-      "day: 2001-12-14\nwhen: 2001-12-14 21:59:43.10 -5\nset: !!set {x, y}\n",
-    ) as object;
-    expect(toPlain(loaded)).toEqual({
-      day: "2001-12-14",
-      when: "2001-12-14T21:59:43.100000-05:00",
-      set: ["x", "y"],
-    });
-    expect(JSON.parse(renderValue(loaded, "json"))).toEqual(toPlain(loaded));
-  });
-
-  it("returns the very same tree when nothing needs converting", () => {
-    const tree = { a: [1, { b: "c" }] };
-    expect(toPlain(tree)).toBe(tree);
+      "big: 18446744073709551616\nday: 2001-12-14\nbin: !!binary aGk=\nset: !!set {x, y}\n",
+      { values: "exact" },
+    );
+    const text = renderValue(loaded, "yaml");
+    expect(text).toBe(
+      "big: 18446744073709551616\nday: 2001-12-14\nbin: !!binary |\n  aGk=\nset: !!set\n  x: null\n  y: null\n",
+    );
+    expect(loadYaml(text, { values: "exact" })).toEqual(loaded);
+    expect(renderValue(loaded, "json")).toBe(
+      '{\n  "big": 18446744073709551616,\n  "day": "2001-12-14",\n  "bin": "aGk=",\n  "set": [\n    "x",\n    "y"\n  ]\n}\n',
+    );
   });
 });

@@ -1,78 +1,47 @@
-import { Document } from "yaml";
+import { formatJson } from "@merge/core";
+import { dumpYaml } from "@merge/yaml";
 
 export type OutputFormat = "yaml" | "json";
 
-/** `cloud-init`: keys sorted and list items at the indentation of their key, like the PyYAML dump cloud-init writes. */
-export type YamlStyle = "default" | "cloud-init";
-
 /**
- * YAML as both YAML 1.1 readers (cloud-init, Salt) and 1.2 readers read back the same: strings such as `yes`,
- * `on`, `0755` or `1:30` are quoted. Shared subtrees are written out again rather than as anchors and aliases,
- * and long strings are never folded.
+ * `readable` (every command but one): block style, keys in their order, Unicode as it is, no anchors, long strings
+ * on one line. `cloud-init`: what cloud-init writes to `cloud-config.txt` (PyYAML's `safe_dump` with indent 4, keys
+ * sorted, `---` and `...`).
  */
-export function createYamlDocument(value: unknown, style: YamlStyle = "default"): Document {
-  return new Document(toPlain(value), {
-    version: "1.1",
-    aliasDuplicateObjects: false,
-    // cloud-init writes its file with PyYAML's safe_dump, which sorts mapping keys.
-    sortMapEntries: style === "cloud-init" ? byKey : false,
-  });
-}
+export type YamlStyle = "readable" | "cloud-init";
 
-function byKey(a: { key: unknown }, b: { key: unknown }): number {
-  const left = String((a.key as { value?: unknown }).value ?? a.key);
-  const right = String((b.key as { value?: unknown }).value ?? b.key);
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
-export function yamlText(doc: Document, style: YamlStyle = "default"): string {
-  return doc.toString({ lineWidth: 0, minContentWidth: 0, indentSeq: style !== "cloud-init" });
-}
-
-export function renderValue(value: unknown, format: OutputFormat, style: YamlStyle = "default"): string {
-  if (format === "json") return `${JSON.stringify(toPlain(value), null, 2)}\n`;
-  return yamlText(createYamlDocument(value, style), style);
+/** Comments for `--explain`: lines before the document and one per value (see `@merge/yaml`'s `dumpYaml`). */
+export interface YamlAnnotations {
+  readonly header?: readonly string[];
+  readonly comment?: (path: readonly unknown[]) => string | undefined;
 }
 
 /**
- * Values that YAML and JSON cannot hold as they are: a bigint beyond 2^53 becomes its decimal string (a safe one
- * a number), binary data base64, a Date its ISO text (JSON) — the same for both formats so they agree.
+ * Wider than any line: a long string stays on one line (PyYAML would fold it at 80 columns, which reads back the same
+ * but is harder to grep and to diff).
  */
-export function toPlain(value: unknown): unknown {
-  if (typeof value === "bigint") {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(value)
-      : value.toString();
-  }
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
-  if (value instanceof Date) {
-    if (Number.isNaN(value.getTime())) return null;
-    // A YAML timestamp keeps its written form (`2001-12-14` stays a date, not a midnight datetime).
-    const python = (value as { toPythonIsoformat?: () => string }).toPythonIsoformat;
-    return typeof python === "function" ? python.call(value) : value.toISOString();
-  }
-  if (value === undefined) return null;
-  // A YAML `!!set` is written as the list of its members, which both formats can hold.
-  if (value instanceof Set) return [...value].map(toPlain);
-  if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((child: unknown) => {
-      const plain = toPlain(child);
-      if (plain !== child) changed = true;
-      return plain;
-    });
-    return changed ? out : value;
-  }
-  if (typeof value === "object" && value !== null) {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) {
-      const plain = toPlain(child);
-      if (plain !== child) changed = true;
-      // defineProperty keeps a `__proto__` key as data.
-      Object.defineProperty(out, key, { value: plain, enumerable: true, writable: true, configurable: true });
-    }
-    return changed ? out : value;
-  }
-  return value;
+const NO_WRAP = Number.MAX_SAFE_INTEGER;
+
+/**
+ * YAML that PyYAML (cloud-init, Salt) reads back as exactly the value written: `@merge/yaml`'s emitter, a port of
+ * PyYAML's, so `yes`, `0755`, `1:30` and `1e3`-like strings are quoted as PyYAML quotes them, `9.0` stays a float,
+ * int keys stay ints, and characters PyYAML's reader refuses are escaped. Values of the exact model (`PyDict`,
+ * `PyFloat`) and plain ones alike.
+ */
+export function yamlText(
+  value: unknown,
+  style: YamlStyle = "readable",
+  annotations: YamlAnnotations = {},
+): string {
+  if (style === "cloud-init") return dumpYaml(value, { preset: "cloud-init", ...annotations });
+  return dumpYaml(value, { preset: "readable", width: NO_WRAP, ...annotations });
+}
+
+/** JSON as Python's `json.dumps(indent=2)` writes the exact model: keys in order, `9.0`, `NaN`, big ints exact. */
+export function jsonText(value: unknown): string {
+  return `${formatJson(value)}\n`;
+}
+
+export function renderValue(value: unknown, format: OutputFormat, style: YamlStyle = "readable"): string {
+  return format === "json" ? jsonText(value) : yamlText(value, style);
 }

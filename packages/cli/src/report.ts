@@ -1,5 +1,6 @@
 import { formatMergeError, isMergeError } from "@merge/core";
 import { type CliIO, oneLine, painter, useColor } from "./io.js";
+import { didYouMean } from "./suggest.js";
 
 /**
  * The text standard error shows for a failed command: always one line, never a JavaScript stack trace.
@@ -9,9 +10,12 @@ import { type CliIO, oneLine, painter, useColor } from "./io.js";
  * - anything else is a bug in merge: `internal error: <what> ... [INTERNAL]`; `MERGE_DEBUG=1` adds the stack trace
  *   below it, for a bug report.
  */
-export function failureReport(error: unknown, env: CliIO["env"], isTTY: boolean): string {
-  const paint = painter(useColor(isTTY, env));
-  if (isMergeError(error)) return `${paint.red("error:")} ${oneLine(formatMergeError(error))}\n`;
+export function failureReport(error: unknown, env: CliIO["env"], isTTY: boolean, color?: boolean): string {
+  const paint = painter(useColor(isTTY, env, color));
+  if (isMergeError(error)) {
+    const text = oneLine(formatMergeError(error)).replace(/(?= \[[A-Z0-9_]+\]$)/, hintFor(error));
+    return `${paint.red("error:")} ${text}\n`;
+  }
   if (error instanceof RangeError) {
     const message = safeMessage(error);
     if (/maximum call stack/i.test(message)) {
@@ -24,6 +28,19 @@ export function failureReport(error: unknown, env: CliIO["env"], isTTY: boolean)
   const debug = env.MERGE_DEBUG !== undefined && env.MERGE_DEBUG !== "" && env.MERGE_DEBUG !== "0";
   const line = `${paint.red("internal error:")} ${oneLine(summary(error))} (a bug in merge, please report it; MERGE_DEBUG=1 shows where) [INTERNAL]\n`;
   return debug ? `${line}${stackOf(error)}` : line;
+}
+
+/** ` (did you mean "append"?)` for a mistyped merger name or option in a spec (`lst(append)`, `list(apend)`). */
+function hintFor(error: { readonly code: string; readonly details?: unknown }): string {
+  const details = (error.details ?? {}) as Record<string, unknown>;
+  const words = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
+  if (error.code === "UNKNOWN_MERGER" && typeof details.name === "string") {
+    return didYouMean(details.name, words(details.known));
+  }
+  if (error.code === "UNKNOWN_OPTION" && typeof details.option === "string") {
+    return didYouMean(details.option, words(details.valid));
+  }
+  return "";
 }
 
 /** `TypeError: message`, shortened; whatever was thrown, even a value that throws when looked at. */

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
-import { type CommandInfo, findCommand } from "./commands/table.js";
+import { COMMANDS, findCommand } from "./commands/table.js";
 import { commandHelp, mainHelp } from "./help.js";
 import type { CliIO } from "./io.js";
 import { oneLine, painter, useColor } from "./io.js";
 import { EXIT_DATA, EXIT_OK, EXIT_USAGE } from "./cli-error.js";
+import { colorFlag, parseCommandLine } from "./parse-args.js";
+import { didYouMean } from "./suggest.js";
 import { isUsageError, UsageError } from "./usage.js";
 
 let cachedVersion: string | undefined;
@@ -38,7 +39,7 @@ async function runCommandLine(argv: readonly string[], io: CliIO): Promise<numbe
     const topic = first === "help" ? rest[0] : undefined;
     const command = topic === undefined ? undefined : findCommand(topic);
     if (topic !== undefined && command === undefined)
-      return usage(io, new UsageError(`unknown command "${topic}"`));
+      return usage(io, new UsageError(`unknown command "${topic}"${commandHint(topic)}`));
     const text = command === undefined ? mainHelp(version()) : commandHelp(command);
     // `merge` alone is a usage mistake: the help goes to standard error, so nothing lands in a pipe.
     if (first === undefined) {
@@ -54,7 +55,9 @@ async function runCommandLine(argv: readonly string[], io: CliIO): Promise<numbe
   }
   const command = findCommand(first);
   if (command === undefined) {
-    const hint = first.startsWith("-") ? `unknown option "${first}"` : `unknown command "${first}"`;
+    const hint = first.startsWith("-")
+      ? `unknown option ${first}${didYouMean(first, ["--help", "--version"])}`
+      : `unknown command "${first}"${commandHint(first)}`;
     return usage(io, new UsageError(hint));
   }
   let parsed: ReturnType<typeof parseCommandLine>;
@@ -68,49 +71,36 @@ async function runCommandLine(argv: readonly string[], io: CliIO): Promise<numbe
     await io.writeOut(commandHelp(command));
     return EXIT_OK;
   }
-  const module = await command.load();
-  return await module.execute({ values: parsed.values, positionals: parsed.positionals, io });
+  const color = colorFlag(parsed.values);
+  const commandIO = color === undefined ? io : { ...io, color };
+  try {
+    const module = await command.load();
+    const input = { values: parsed.values, positionals: parsed.positionals, io: commandIO };
+    if (parsed.values.watch === true) return await (await import("./watch.js")).watch(module, input);
+    return await module.execute(input);
+  } catch (error) {
+    // Reported here so that --color / --no-color colour the message too.
+    if (isUsageError(error)) return usage(commandIO, error);
+    return reportFailure(commandIO, error);
+  }
+}
+
+function commandHint(word: string): string {
+  return didYouMean(
+    word,
+    COMMANDS.map((command) => command.name),
+  );
 }
 
 /** Prints a coded error as `file:line:col: message (at path) [CODE]`; anything else is a bug in merge itself. */
 async function reportFailure(io: CliIO, error: unknown): Promise<number> {
   const { failureReport } = await import("./report.js");
-  io.writeErr(failureReport(error, io.env, io.stderrIsTTY));
+  io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color));
   return EXIT_DATA;
 }
 
-function parseCommandLine(command: CommandInfo, args: readonly string[]) {
-  let parsed: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] };
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      options: command.options,
-      allowPositionals: true,
-      strict: true,
-    }) as typeof parsed;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    // node's text for an unknown option goes on about positionals; the first sentence is what matters.
-    const first = message.split(/\. (?=To specify)/)[0]!;
-    throw new UsageError(first.charAt(0).toLowerCase() + first.slice(1), command.name);
-  }
-  if (parsed.values.help === true) return parsed;
-  const [least, most] = command.positionals;
-  if (parsed.positionals.length < least) {
-    throw new UsageError(
-      least === 1 ? "expected at least one input file" : `expected at least ${least} arguments`,
-      command.name,
-    );
-  }
-  if (most !== undefined && parsed.positionals.length > most) {
-    const extra = parsed.positionals[most]!;
-    throw new UsageError(`unexpected argument "${extra}"`, command.name);
-  }
-  return parsed;
-}
-
 function usage(io: CliIO, error: UsageError): number {
-  const paint = painter(useColor(io.stderrIsTTY, io.env));
+  const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   const help = error.command === undefined ? "merge --help" : `merge ${error.command} --help`;
   io.writeErr(`${paint.red("merge:")} ${oneLine(error.message)} [USAGE]\nRun '${help}' for usage.\n`);
   return EXIT_USAGE;

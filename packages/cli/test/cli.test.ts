@@ -40,7 +40,7 @@ describe("merge (top level)", () => {
   it("refuses an unknown option with exit 2", () => {
     const run = merge(["docs", "--frob", "a.yml"]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toContain("merge: unknown option '--frob' [USAGE]");
+    expect(run.stderr).toContain("merge: unknown option --frob [USAGE]");
     expect(run.stderr).toContain("Run 'merge docs --help' for usage.");
   });
 

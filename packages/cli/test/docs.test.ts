@@ -7,7 +7,7 @@ describe("merge docs", () => {
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
-      "name: web\nrun_cmd:\n  - bash1\n  - bash2\nmotd: Welcome\nlimits:\n  nofile: 1024\n  nproc: 512\n",
+      "name: web\nrun_cmd:\n- bash1\n- bash2\nmotd: Welcome\nlimits:\n  nofile: 1024\n  nproc: 512\n",
     );
   });
 
@@ -21,7 +21,7 @@ describe("merge docs", () => {
     ]);
     expect(run.status).toBe(0);
     expect(run.stdout).toBe(
-      "name: web\nrun_cmd:\n  - bash1\n  - bash2\n  - bash3\n  - bash4\nmotd: Welcome to web1\nlimits:\n  nofile: 1024\n  nproc: 512\n",
+      "name: web\nrun_cmd:\n- bash1\n- bash2\n- bash3\n- bash4\nmotd: Welcome to web1\nlimits:\n  nofile: 1024\n  nproc: 512\n",
     );
   });
 
@@ -53,7 +53,7 @@ describe("merge docs", () => {
 
   it("reads YAML as cloud-init does and quotes strings a YAML 1.1 reader would misread", () => {
     const run = merge(["docs", "-"], { input: "mode: 0755\nflag: yes\ntext: 'on'\n" });
-    expect(run.stdout).toBe('mode: 493\nflag: true\ntext: "on"\n');
+    expect(run.stdout).toBe("mode: 493\nflag: true\ntext: 'on'\n");
   });
 
   it("reports a missing file as file: message [FILE_NOT_FOUND] with exit 1", () => {

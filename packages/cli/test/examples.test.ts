@@ -94,7 +94,13 @@ describe("examples/cloud-config", () => {
     const dir = join(EXAMPLES, "cloud-config", "user-data");
     const run = merge(["cloud-config", "--explain", "user-data.mime"], { cwd: dir });
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^hostname: web-2 # from late\.yaml:\d+, replaced by dict\(replace\)$/m);
+    expect(run.stdout).toMatch(
+      /^hostname: web-2 # from late\.yaml:\d+, replaced by dict\(replace\); lost: web-1 \(base\.yaml:\d+\)$/m,
+    );
+    // The header says which mergers each part used and where they came from.
+    expect(run.stdout).toMatch(
+      /^# {3}1\. base\.yaml \(merged with dict\(replace\)\+list\(\)\+str\(\), cloud-init's default: it declares no merge_how\)$/m,
+    );
     expect(run.stdout).toMatch(/^- curl # from patch\.jsonp$/m);
     expect(run.stdout).toMatch(/^- vim # from more\.yaml:\d+, appended by list\(append\)/m);
   });

@@ -25,10 +25,11 @@ describe("merge docs --explain", () => {
     expect(run.stdout).toContain(
       "name: web # from docs/base.yml:2, added by dict(recurse_list,recurse_str)\n",
     );
+    expect(run.stdout).toContain("- bash1 # from docs/base.yml:4, added by dict(recurse_list,recurse_str)\n");
+    expect(run.stdout).toContain("- bash3 # from docs/override.yml:3, appended by list(append)");
     expect(run.stdout).toContain(
-      "  - bash1 # from docs/base.yml:4, added by dict(recurse_list,recurse_str)\n",
+      "motd: Welcome to web1 # from docs/override.yml:5, concatenated by str(append); lost: Welcome (docs/base.yml:6)\n",
     );
-    expect(run.stdout).toContain("  - bash3 # from docs/override.yml:3, appended by list(append)");
     expect(run.stdout).toContain(
       "  nproc: 512 # from docs/override.yml:7, added by dict(recurse_list,recurse_str)\n",
     );
@@ -60,8 +61,8 @@ describe("merge docs --explain", () => {
     };
     expect(report.result.motd).toBe("Welcome to web1");
     expect(report.documents).toEqual([
-      { index: 0, name: "docs/base.yml" },
-      { index: 1, name: "docs/override.yml" },
+      { index: 0, name: "docs/base.yml", contributed: true },
+      { index: 1, name: "docs/override.yml", contributed: true },
     ]);
     const byPath = new Map(report.values.map((value) => [value.path, value]));
     expect(byPath.get("run_cmd[3]")).toMatchObject({
@@ -92,7 +93,9 @@ describe("merge docs --explain", () => {
       {},
     );
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/ {2}- name: backup # from \S+users-site\.yml:6, appended by keyed\(name\)/);
+    expect(run.stdout).toMatch(
+      /\n- # from \S+users-site\.yml:6, appended by keyed\(name\)\n {2}name: backup # from \S+users-site\.yml:6, appended by keyed\(name\)\n/,
+    );
   });
 
   it("costs nothing in the output when not asked for", () => {

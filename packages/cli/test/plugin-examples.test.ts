@@ -42,7 +42,7 @@ describe("the --plugin example of `merge docs --help`", () => {
     expect(run.stdout).toBe(expected("plugin-keyed-list"));
     // The lists really were merged: deploy once, with both files' groups.
     expect(run.stdout.match(/name: deploy/g)?.length).toBe(1);
-    expect(run.stdout).toContain("      - deploy\n      - www-data\n");
+    expect(run.stdout).toContain("  groups:\n  - deploy\n  - www-data\n");
   });
 });
 

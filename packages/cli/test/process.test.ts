@@ -18,7 +18,7 @@ describe("-o FILE", () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("");
     expect(readFileSync(out, "utf8")).toBe(
-      "name: web\nrun_cmd:\n  - bash1\n  - bash2\nmotd: Welcome\nlimits:\n  nofile: 1024\n",
+      "name: web\nrun_cmd:\n- bash1\n- bash2\nmotd: Welcome\nlimits:\n  nofile: 1024\n",
     );
     expect(readdirSync(dir)).toEqual(["merged.yml"]);
   });

@@ -7,12 +7,19 @@ import { merge, REPO } from "./helpers.js";
 const reference = readFileSync(join(REPO, "docs", "cli.md"), "utf8");
 
 describe("docs/cli.md", () => {
-  it.each([[], ["docs"], ["cloud-config"], ["stack"], ["mysql"], ["pillar"], ["mergers"]])(
-    "quotes `merge %s --help` as the binary prints it",
-    (...command: string[]) => {
-      const help = merge([...command, "--help"]).stdout;
-      expect(help.length).toBeGreaterThan(100);
-      expect(reference).toContain(help);
-    },
-  );
+  it.each([
+    [],
+    ["docs"],
+    ["cloud-config"],
+    ["stack"],
+    ["mysql"],
+    ["pillar"],
+    ["mergers"],
+    ["diff"],
+    ["completion"],
+  ])("quotes `merge %s --help` as the binary prints it", (...command: string[]) => {
+    const help = merge([...command, "--help"]).stdout;
+    expect(help.length).toBeGreaterThan(100);
+    expect(reference).toContain(help);
+  });
 });

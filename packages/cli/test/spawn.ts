@@ -26,6 +26,8 @@ export function startMerge(
 ): Running {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
   delete env.MERGE_TEST_PAUSE;
+  // FORCE_COLOR (which test runners set) would win over NO_COLOR.
+  delete env.FORCE_COLOR;
   if (options.pause !== undefined) env.MERGE_TEST_PAUSE = options.pause;
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,

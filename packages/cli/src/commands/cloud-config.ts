@@ -1,14 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { formatMergeError } from "@merge/core";
+import { captureRegistry, cloudConfigProvenance, createTraceRecorder } from "@merge/explain";
 import { type CloudConfigPart, mergeCloudConfig, parseUserData } from "@merge/mergers-cloudinit";
 import { loadYamlWithPositions } from "@merge/yaml";
-import { cloudConfigProvenance, captureRegistry, createTraceRecorder } from "@merge/explain";
 import type { CliIO } from "../io.js";
 import { fileError, readStdinBytes } from "../read-input.js";
 import { UsageError } from "../usage.js";
-import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
-import { renderResult } from "./result.js";
+import { createCliRegistry, createOutputOptions, finish, noteFile, warn } from "./common.js";
 import type { CommandInput } from "./table.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
@@ -39,8 +38,10 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const recorder = options.explain ? createTraceRecorder() : undefined;
   const merged: unknown[] = [];
   const failures = new Map<number, unknown>();
+  // The exact model: what cloud-init holds (`9.0` a float, int keys, every key in its place).
   const result = mergeCloudConfig(parts, {
     mode,
+    values: "exact",
     registry: recorder === undefined ? registry : captureRegistry(registry, recorder, merged, failures),
   });
   for (const outcome of result.parts) {
@@ -48,14 +49,15 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       warn(io, `part rejected, as cloud-init would: ${formatMergeError(outcome.error)}`);
     }
   }
-  if (result.value === null) {
+  for (const warning of result.warnings) warn(io, `${warning.message} [${warning.code}]`);
+  if (result.exact === null && io.capture === undefined) {
     warn(io, "no cloud-config parts: there is nothing to write");
     return 0;
   }
   // The file cloud-init writes: the header naming the merged parts, then one explicit YAML document.
   const header = `#cloud-config\n\n# from ${result.merged.length} files\n${result.merged
-    .map((name) => `# ${name}\n`)
-    .join("")}\n---\n`;
+    .map((name) => `# ${name === "" ? "?" : name}\n`)
+    .join("")}\n`;
   const provenance =
     recorder === undefined
       ? { documents: [], events: [] }
@@ -66,28 +68,33 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
             status: outcome.status,
             error: outcome.error,
             text: textOf(parts[index]!),
+            mergers: outcome.mergers,
+            mergersFrom: outcome.mergersFrom,
           })),
           merged,
           failures,
           recorder.events,
           (part) => {
             try {
-              const loaded = loadYamlWithPositions(part.text, { flavor: "pyyaml", filename: part.name });
+              const loaded = loadYamlWithPositions(part.text, {
+                flavor: "pyyaml",
+                filename: part.name,
+                values: "exact",
+              });
               return (path) => loaded.positionOf(path);
             } catch {
               return undefined;
             }
           },
+          mode,
         );
-  const body = renderResult(
-    result.value,
+  return await finish(
+    io,
     { ...options, yamlStyle: "cloud-init" },
+    result.exact,
     { title: `merge cloud-config --mode ${mode}`, ...provenance },
     header,
   );
-  const text = options.format === "yaml" ? `${body}...\n` : body;
-  await emit(io, text, options.output);
-  return 0;
 }
 
 function textOf(part: CloudConfigPart): string {
@@ -96,6 +103,7 @@ function textOf(part: CloudConfigPart): string {
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {
   if (name === "-") return Buffer.from(await readStdinBytes(io));
+  noteFile(io, name);
   try {
     return await readFile(resolve(io.cwd, name));
   } catch (error) {

@@ -1,7 +1,10 @@
 import { createRegistry, type MergerPlugin, type Registry } from "@merge/core";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
 import { loadPluginModule } from "../plugins.js";
-import type { OutputFormat } from "../render.js";
+import { resolve } from "node:path";
+import type { OutputFormat, YamlStyle } from "../render.js";
+import { type ExplainInput, renderResult } from "./result.js";
+import { didYouMean } from "../suggest.js";
 import { UsageError } from "../usage.js";
 import { writeOutputFile } from "../write-output.js";
 import type { ParsedValues } from "./table.js";
@@ -12,20 +15,29 @@ export interface OutputOptions {
   readonly output: string | undefined;
   readonly explain: boolean;
   readonly plugins: readonly string[];
+  /** `--get KEY`: print the value at this key only (Salt's `a:b:c`, dotted `a.b.c`, list indexes). */
+  readonly get: string | undefined;
 }
 
 export function createOutputOptions(values: ParsedValues, command: string): OutputOptions {
   const format = (values.format as string | undefined) ?? "yaml";
   if (format !== "yaml" && format !== "json") {
-    throw new UsageError(`--format must be yaml or json, not "${format}"`, command);
+    throw new UsageError(
+      `--format must be yaml or json, not "${format}"${didYouMean(format, ["yaml", "json"])}`,
+      command,
+    );
   }
   const output = values.output as string | undefined;
   if (output === "") throw new UsageError("-o needs a file name", command);
+  const get = values.get as string | undefined;
+  if (get === "")
+    throw new UsageError("--get needs a key, such as users:root:uid or users.root.uid", command);
   return {
     format,
     output,
     explain: values.explain === true,
     plugins: (values.plugin as string[] | undefined) ?? [],
+    get,
   };
 }
 
@@ -62,7 +74,32 @@ export async function emit(io: CliIO, text: string, output: string | undefined):
   else await writeOutputFile(output, text, io);
 }
 
+/**
+ * The end of every merging command: the result (exact model) rendered as the options say — whole, one `--get` key,
+ * with `--explain` — and sent to `-o` or standard output; or handed to `merge diff` when it runs the command.
+ */
+export async function finish(
+  io: CliIO,
+  options: OutputOptions & { readonly yamlStyle?: YamlStyle },
+  value: unknown,
+  explain: ExplainInput,
+  prefix = "",
+): Promise<number> {
+  if (io.capture !== undefined) {
+    io.capture({ value, ...explain });
+    return 0;
+  }
+  const text = renderResult(value, options, explain, prefix);
+  await emit(io, text, options.output);
+  return 0;
+}
+
+/** Tells `--watch` (through `io.onFile`) that the command read this file; the path is made absolute. */
+export function noteFile(io: CliIO, path: string): void {
+  io.onFile?.(resolve(io.cwd, path));
+}
+
 export function warn(io: CliIO, message: string): void {
-  const paint = painter(useColor(io.stderrIsTTY, io.env));
+  const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   io.writeErr(`${paint.yellow("warning:")} ${oneLine(message)}\n`);
 }

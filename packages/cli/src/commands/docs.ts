@@ -1,8 +1,7 @@
 import { type MergeError, isMergeError, mergeAll } from "@merge/core";
 import { type LoadedDocument, loadDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
-import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
-import { renderResult } from "./result.js";
+import { createCliRegistry, createOutputOptions, finish, warn } from "./common.js";
 import type { CommandInput } from "./table.js";
 import { createTraceRecorder } from "@merge/explain";
 
@@ -35,6 +34,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       {
         registry,
         spec,
+        exact: true,
         trace: recorder,
         sources: documents.map((doc) => ({ file: doc.file })),
       },
@@ -43,7 +43,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     if (isMergeError(error)) locate(error, documents);
     throw error;
   }
-  const text = renderResult(value, options, {
+  return await finish(io, options, value, {
     title: `merge docs --spec '${spec}'`,
     documents: documents.map((doc) => ({
       name: doc.file,
@@ -52,8 +52,6 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     })),
     events: recorder?.events ?? [],
   });
-  await emit(io, text, options.output);
-  return 0;
 }
 
 /** Points a merge error at the line of the offending key in the document being merged. */

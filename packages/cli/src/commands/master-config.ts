@@ -1,4 +1,4 @@
-import { type Dict, isPlainObject, MergeError } from "@merge/core";
+import { type Dict, isPlainObject, MergeError, toPlain } from "@merge/core";
 import type { CliIO } from "../io.js";
 import { type LoadedDocument, loadDocument } from "../load-document.js";
 
@@ -16,14 +16,18 @@ export interface ExtPillarEntry {
 export interface MasterConfig {
   readonly file: string;
   readonly document: LoadedDocument;
+  /** Plain values, as the MySQL and stack packages take their configuration. */
   readonly value: Dict;
+  /** As read, in the exact model. */
+  readonly exact: unknown;
   readonly entries: readonly ExtPillarEntry[];
 }
 
 /** Reads a Salt-master-style YAML file (as Salt reads YAML) and lists its `ext_pillar:` entries in order. */
 export async function loadMasterConfig(file: string, io: CliIO): Promise<MasterConfig> {
   const document = await loadDocument(file, io, "salt");
-  const value = document.value;
+  const exact = document.value;
+  const value = toPlain(exact);
   if (!isPlainObject(value)) {
     throw new MergeError(
       "MASTER_CONFIG",
@@ -55,7 +59,7 @@ export async function loadMasterConfig(file: string, io: CliIO): Promise<MasterC
     const type = Object.keys(item)[0]!;
     entries.push({ index, type, value: item[type], line: at?.line });
   });
-  return { file, document, value, entries };
+  return { file, document, value, exact, entries };
 }
 
 /** `master.yml:14 (mysql entry 2)`: how `--explain` names an entry's contribution. */

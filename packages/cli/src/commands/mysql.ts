@@ -1,8 +1,7 @@
-import type { Dict } from "@merge/core";
+import { type Dict, PyDict } from "@merge/core";
 import { createMysqlPillar, mergeExtPillar, mysqlOptionsFromMaster } from "@merge/source-mysql";
-import { createOutputOptions, emit, requiredString, warn } from "./common.js";
+import { createOutputOptions, finish, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
-import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
 import type { ExplainDocument } from "@merge/explain";
 
@@ -17,7 +16,7 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
 
   const legacyMysqlQuery = legacyMysqlQueryOf(values, config.value);
 
-  let data: Dict;
+  let data: PyDict;
   const documents: ExplainDocument[] = [];
   if (!options.explain) {
     data = await fetchOnce(
@@ -29,20 +28,18 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   } else {
     // Provenance: each entry is fetched on its own and the results folded as Salt folds them, so every value
     // can be traced to the entry (and its line in the master file) that produced it.
-    data = {};
+    data = new PyDict();
     for (const entry of entries) {
       const part = await fetchOnce(config.value, [entry.value], minionId, legacyMysqlQuery);
       documents.push({ name: entryName(config, entry), value: part });
       data = mergeExtPillar(data, part);
     }
   }
-  const text = renderResult(data, options, {
+  return await finish(io, options, data, {
     title: `merge mysql --config ${file} --minion-id ${minionId}`,
     documents,
     events: [],
   });
-  await emit(io, text, options.output);
-  return 0;
 }
 
 /**
@@ -59,8 +56,8 @@ async function fetchOnce(
   entries: readonly unknown[],
   minionId: string,
   legacyMysqlQuery: boolean | undefined,
-): Promise<Dict> {
-  const pillar = createMysqlPillar({ connection, entries, legacyMysqlQuery });
+): Promise<PyDict> {
+  const pillar = createMysqlPillar({ connection, entries, legacyMysqlQuery, values: "exact" });
   try {
     return await pillar.fetch(minionId);
   } finally {

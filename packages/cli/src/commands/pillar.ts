@@ -1,11 +1,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import type { Dict } from "@merge/core";
+import { type Dict, type Mapping, PyDict, toPlain } from "@merge/core";
 import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
-import { createCliRegistry, createOutputOptions, emit, requiredString, warn } from "./common.js";
+import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
-import { renderResult } from "./result.js";
 import { mappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
 
@@ -26,9 +25,11 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   const recorder = options.explain ? createTraceRecorder() : undefined;
   const merged: unknown[] = [];
   const documents: ExplainDocument[] = [];
-  let pillar: Dict = {};
+  // Salt's pillar, in the exact model; the stack loader is given (and gives) plain values until it computes in the
+  // exact model itself.
+  let pillar: PyDict = new PyDict();
   let stackRegistry: Awaited<ReturnType<typeof createCliRegistry>> | undefined;
-  let mergeExtPillar: ((base: Dict, incoming: Dict) => Dict) | undefined;
+  let mergeExtPillar: ((base: PyDict, incoming: Mapping) => PyDict) | undefined;
 
   for (const entry of config.entries) {
     if (entry.type === "stack") {
@@ -38,7 +39,7 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
         cwd: baseDir,
         opts: config.value,
         minionId,
-        pillar,
+        pillar: toPlain(pillar) as Dict,
         grains,
       };
       if (recorder !== undefined) {
@@ -59,6 +60,7 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
       if (recorder !== undefined) {
         result.files.forEach((path, index) => {
           const absolute = resolve(baseDir, path);
+          noteFile(io, absolute);
           documents[before + index] = located(relative(io.cwd, absolute), absolute, merged[before + index]);
         });
       }
@@ -75,8 +77,9 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
         connection: config.value,
         entries: [entry.value],
         legacyMysqlQuery,
+        values: "exact",
       });
-      let part: Dict;
+      let part: PyDict;
       try {
         part = await source.fetch(minionId);
       } finally {
@@ -92,13 +95,11 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
     }
   }
 
-  const text = renderResult(pillar, options, {
+  return await finish(io, options, pillar, {
     title: `merge pillar --config ${file} --minion-id ${minionId}`,
     documents,
     events: recorder?.events ?? [],
   });
-  await emit(io, text, options.output);
-  return 0;
 }
 
 function located(name: string, path: string, value: unknown): ExplainDocument {

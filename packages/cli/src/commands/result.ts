@@ -1,7 +1,9 @@
 import { checkTree, isMergeError, MergeError, type TraceEvent } from "@merge/core";
 import { type ExplainDocument, explainResult } from "@merge/explain";
 import { renderExplainedJson, renderExplainedYaml } from "../explain/render.js";
-import { renderValue, type YamlStyle } from "../render.js";
+import { renderStory } from "../explain/story.js";
+import { keyNotFound, lookupKey } from "../key-path.js";
+import { jsonText, type YamlStyle, yamlText } from "../render.js";
 import type { OutputOptions } from "./common.js";
 
 export interface ExplainInput {
@@ -19,8 +21,11 @@ export interface ExplainInput {
 export const OUTPUT_MAX_DEPTH = 500;
 
 /**
- * The text a merging command prints: the value, or with `--explain` the value annotated with its provenance.
- * Throws `DEPTH_LIMIT` (or `CYCLIC_INPUT`) for a result, or with `--explain` an input, nested too deep to print.
+ * The text a merging command prints, from a result in the exact model: the value (or, with `--get`, the value at one
+ * key), and with `--explain` the value annotated with its provenance (or the story of that one key). `prefix` goes
+ * before a whole YAML result (cloud-config's `#cloud-config` header). Throws `DEPTH_LIMIT` (or `CYCLIC_INPUT`) for a
+ * result, or with `--explain` an input, nested too deep to print, and `KEY_NOT_FOUND` for a `--get` key that names
+ * nothing.
  */
 export function renderResult(
   value: unknown,
@@ -32,15 +37,39 @@ export function renderResult(
   if (options.explain) {
     for (const doc of explain.documents) checkPrintable(doc.value, doc.name);
   }
-  const style = options.yamlStyle ?? "default";
+  const style = options.yamlStyle ?? "readable";
+  if (options.get !== undefined) {
+    const found = lookupKey(value, options.get);
+    if (!found.found) throw keyNotFound(options.get, found);
+    if (!options.explain) {
+      return options.format === "json" ? jsonText(found.value) : valueText(found.value);
+    }
+    const explanation = explainResult(value, explain.documents, explain.events);
+    return renderStory({
+      key: options.get,
+      path: found.path,
+      value: found.value,
+      title: explain.title,
+      documents: explain.documents,
+      explanation,
+      format: options.format,
+    });
+  }
   if (!options.explain) {
-    return options.format === "json"
-      ? renderValue(value, "json")
-      : `${prefix}${renderValue(value, "yaml", style)}`;
+    return options.format === "json" ? jsonText(value) : `${prefix}${yamlText(value, style)}`;
   }
   const explanation = explainResult(value, explain.documents, explain.events);
   if (options.format === "json") return renderExplainedJson(value, explanation);
   return `${prefix}${renderExplainedYaml(value, explanation, explain.title, style)}`;
+}
+
+/**
+ * One value as YAML for `--get`: a scalar without the `...` PyYAML writes after a plain scalar document, so that
+ * `$(merge ... --get key)` is the value (quoted where YAML needs it: `'yes'`, `'0755'`).
+ */
+export function valueText(value: unknown): string {
+  const text = yamlText(value);
+  return text.endsWith("\n...\n") ? text.slice(0, -4) : text;
 }
 
 function checkPrintable(value: unknown, what: string): void {

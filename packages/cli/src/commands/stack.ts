@@ -1,14 +1,13 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { type Dict, isPlainObject, MergeError } from "@merge/core";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { type Dict, isMapping, MergeError, PyDict, toPlain } from "@merge/core";
+import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { loadStack, type StackLoaderOptions } from "@merge/source-stack";
 import { loadYamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "../io.js";
 import { loadDocument } from "../load-document.js";
-import { createCliRegistry, createOutputOptions, emit, requiredString, warn } from "./common.js";
-import { renderResult } from "./result.js";
+import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import type { CommandInput, ParsedValues } from "./table.js";
-import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "stack");
@@ -34,26 +33,39 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     loaderOptions.registry = recorder === undefined ? registry : captureRegistry(registry, recorder, merged);
   }
 
+  for (const config of positionals) noteFile(io, config);
   const result = loadStack({ ...loaderOptions, minionId, pillar: pillar ?? {}, grains: grains ?? {} });
+  for (const file of result.files) noteFile(io, file);
   for (const warning of result.warnings) {
     warn(io, `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`);
   }
-  const text = renderResult(result.data, options, {
-    title: `merge stack --minion-id ${minionId}${spec === undefined ? "" : ` --spec '${spec}'`}`,
-    documents: recorder === undefined ? [] : explainDocuments(result.files, merged, io.cwd),
+  const base = stackBase(positionals, io.cwd);
+  const title = `merge stack --minion-id ${minionId}${spec === undefined ? "" : ` --spec '${spec}'`}`;
+  // The loader still computes in plain values (a whole float reads as an int there); its result is printed as it is,
+  // which is what `toExact` of it would print, and keeps the identity `--explain` traces containers by.
+  return await finish(io, options, result.data, {
+    title: base === undefined ? title : `${title}\npaths are relative to ${base.shown}`,
+    documents: recorder === undefined ? [] : explainDocuments(result.files, merged, io.cwd, base),
     events: recorder?.events ?? [],
   });
-  await emit(io, text, options.output);
-  return 0;
 }
 
-/** `--pillar`, `--grains`, `--opts`: a YAML or JSON mapping read as Salt reads YAML. */
+/**
+ * `--pillar`, `--grains`, `--opts`: a YAML mapping read as Salt reads YAML (JSON for `*.json`), in the exact model;
+ * given to the stack loader as plain mappings (`toPlain`) until it computes in the exact model itself.
+ */
 export async function mappingFile(values: ParsedValues, name: string, io: CliIO): Promise<Dict | undefined> {
+  const value = await exactMappingFile(values, name, io);
+  return value === undefined ? undefined : (toPlain(value) as Dict);
+}
+
+/** A `--grains`-style mapping file in the exact model (`PyDict`), or undefined when the option is absent. */
+export async function exactMappingFile(values: ParsedValues, name: string, io: CliIO): Promise<unknown> {
   const file = values[name];
   if (typeof file !== "string") return undefined;
   const doc = await loadDocument(file, io, "salt");
-  if (doc.value === null || doc.value === undefined) return {};
-  if (!isPlainObject(doc.value)) {
+  if (doc.value === null || doc.value === undefined) return new PyDict();
+  if (!isMapping(doc.value)) {
     throw new MergeError(
       "INPUT_NOT_MAPPING",
       `--${name} must be a mapping (key: value lines), not a list or scalar`,
@@ -65,6 +77,29 @@ export async function mappingFile(values: ParsedValues, name: string, io: CliIO)
   return doc.value;
 }
 
+/** The directory the stack's files are named from: the config's own directory, when every config shares one. */
+interface StackBase {
+  readonly absolute: string;
+  /** As the user wrote it (`examples/stack`, `../../srv/pillar`). */
+  readonly shown: string;
+}
+
+function stackBase(configs: readonly string[], cwd: string): StackBase | undefined {
+  const dirs = new Set(configs.map((config) => resolve(cwd, dirname(config))));
+  if (dirs.size !== 1) return undefined;
+  const absolute = [...dirs][0]!;
+  if (absolute === resolve(cwd)) return undefined;
+  const shown = dirname(configs[0]!);
+  return { absolute, shown: isAbsolute(shown) ? shown : shown.split(sep).join("/") };
+}
+
+/** A stack file named from the stack's directory (`minions/web1.yml`), as its config lists it. */
+function stackName(file: string, cwd: string, base: StackBase | undefined): string {
+  if (base === undefined) return file;
+  const inside = relative(base.absolute, resolve(cwd, file));
+  return inside.startsWith("..") || isAbsolute(inside) ? file : inside.split(sep).join("/");
+}
+
 /**
  * The documents as they were merged, with positions from the files as written. A file whose template syntax keeps
  * it from parsing as YAML before rendering gets no line numbers, only its name.
@@ -73,14 +108,19 @@ function explainDocuments(
   files: readonly string[],
   merged: readonly unknown[],
   cwd: string,
+  base: StackBase | undefined,
 ): ExplainDocument[] {
   return files.map((file, index) => {
     const value = merged[index];
+    const name = stackName(file, cwd, base);
     try {
-      const located = loadYamlWithPositions(readFileSync(resolve(cwd, file), "utf8"), { flavor: "salt" });
-      return { name: file, value, positionOf: (path) => located.positionOf(path) };
+      const located = loadYamlWithPositions(readFileSync(resolve(cwd, file), "utf8"), {
+        flavor: "salt",
+        values: "exact",
+      });
+      return { name, value, positionOf: (path) => located.positionOf(path) };
     } catch {
-      return { name: file, value };
+      return { name, value };
     }
   });
 }

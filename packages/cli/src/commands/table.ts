@@ -37,16 +37,39 @@ export interface CommandInfo {
   readonly examples: readonly string[];
   /** Least and most positionals (undefined: no limit). */
   readonly positionals: readonly [number, number | undefined];
+  /**
+   * The command reads its arguments itself (`merge diff` takes another command's options): only `--help` is looked
+   * at; everything is handed over as positionals.
+   */
+  readonly passThrough?: boolean;
   load(): Promise<CommandModule>;
 }
+
+/** Options every command that prints a result shares (see common.ts). */
+const SHARED_OPTIONS: OptionSpec = {
+  watch: { type: "boolean", short: "w" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+};
 
 const OUTPUT_OPTIONS: OptionSpec = {
   plugin: { type: "string", multiple: true },
   format: { type: "string", short: "f" },
   output: { type: "string", short: "o" },
   explain: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
+  get: { type: "string", short: "g" },
+  ...SHARED_OPTIONS,
 };
+
+const SHARED_HELP: readonly (readonly [string, string])[] = [
+  [
+    "-w, --watch",
+    "render again whenever a file the result was built from changes; never exits on a bad edit",
+  ],
+  ["--color, --no-color", "colour messages or not, whatever the terminal, NO_COLOR and FORCE_COLOR say"],
+  ["-h, --help", "show this help"],
+];
 
 const OUTPUT_HELP: readonly (readonly [string, string])[] = [
   [
@@ -55,8 +78,13 @@ const OUTPUT_HELP: readonly (readonly [string, string])[] = [
   ],
   ["-f, --format yaml|json", "output format (default yaml)"],
   ["-o, --output FILE", "write the result to FILE atomically instead of standard output"],
-  ["--explain", "annotate every value with the file:line it came from and the merger that decided it"],
-  ["-h, --help", "show this help"],
+  [
+    "-g, --get KEY",
+    "print only the value at KEY: users:root:uid, users.root.uid, packages:0 (exit 1 if absent)",
+  ],
+  ["--explain", "annotate every value with the file:line it came from and the merger that decided it;"],
+  ["", "with --get, tell the story of that one key (every input that had a value there, in order)"],
+  ...SHARED_HELP,
 ];
 
 const LEGACY_MYSQL_HELP: readonly [string, string] = [
@@ -202,16 +230,72 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "mergers",
     summary: "list the registered mergers and their options",
-    usage: "merge mergers [--plugin MODULE]...",
+    usage: "merge mergers [--plugin MODULE]... [--format text|json]",
     description: "Shows every merger a spec can name (built-in and loaded with --plugin) with its options.",
-    options: { plugin: { type: "string", multiple: true }, help: { type: "boolean", short: "h" } },
+    options: {
+      plugin: { type: "string", multiple: true },
+      format: { type: "string", short: "f" },
+      color: { type: "boolean" },
+      "no-color": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
     optionHelp: [
       ["--plugin MODULE", "also load merger plugins from a package name or a file (repeatable)"],
+      ["-f, --format text|json", "text for people (default) or JSON for programs"],
       ["-h, --help", "show this help"],
     ],
-    examples: ["merge mergers", "merge mergers --plugin ./my-plugin.js"],
+    examples: ["merge mergers", "merge mergers --plugin ./my-plugin.js", "merge mergers --format json"],
     positionals: [0, 0],
     load: () => import("./mergers.js"),
+  },
+  {
+    name: "diff",
+    summary: "compare two results: two hosts of one tree, one host in two trees, or a file before and after",
+    usage: "merge diff OLD NEW | merge diff COMMAND ARGS... (--OPTION A --OPTION B | --against DIR)",
+    description:
+      "Prints the paths added, removed and changed from the first result to the second, each with where its value\n" +
+      "came from on both sides. OLD and NEW are YAML/JSON files. With a command (docs, cloud-config, stack, mysql,\n" +
+      "pillar), a single-value option given twice sets the two sides (--minion-id web1 --minion-id web2); or\n" +
+      "--against DIR runs the same command line in DIR, a copy or a checkout of another revision.\n" +
+      "Exit status: 0 the same, 1 different, 2 trouble (an error on either side, a usage mistake), as diff(1).",
+    options: {
+      against: { type: "string" },
+      format: { type: "string", short: "f" },
+      color: { type: "boolean" },
+      "no-color": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    optionHelp: [
+      ["--against DIR", "the second side is the same command run in DIR (relative paths read there)"],
+      ["-f, --format text|json", "text for people (default) or JSON for programs"],
+      ["--color, --no-color", "colour the changes or not"],
+      ["-h, --help", "show this help"],
+    ],
+    examples: [
+      "merge diff old.yml new.yml",
+      "merge diff stack stack.cfg --minion-id web1 --minion-id web2 --grains web.yml",
+      "merge diff stack stack.cfg --minion-id web1 --against ../pillar-main",
+      "merge diff cloud-config --mode current --mode stack part1.yml part2.yml",
+    ],
+    positionals: [2, undefined],
+    passThrough: true,
+    load: () => import("./diff.js"),
+  },
+  {
+    name: "completion",
+    summary: "print a completion script for bash, zsh or fish",
+    usage: "merge completion bash|zsh|fish",
+    description:
+      "Prints a script that completes merge's commands, options, option values and file names in your shell.\n" +
+      "bash: source <(merge completion bash)   (or save it in ~/.local/share/bash-completion/completions/merge)\n" +
+      'zsh:  merge completion zsh > "${fpath[1]}/_merge"   (or source <(merge completion zsh) after compinit)\n' +
+      "fish: merge completion fish > ~/.config/fish/completions/merge.fish\n" +
+      "The script completes merge-config too (the same command, for systems where rcs owns /usr/bin/merge).",
+    options: { help: { type: "boolean", short: "h" } },
+    optionHelp: [["-h, --help", "show this help"]],
+    examples: ["merge completion bash", "merge completion fish > ~/.config/fish/completions/merge.fish"],
+    positionals: [1, 1],
+    load: () => import("./completion.js"),
   },
 ];
 

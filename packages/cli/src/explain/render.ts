@@ -1,19 +1,15 @@
 import { formatPath, type PathKey } from "@merge/core";
-import { isMap, isScalar, isSeq, type Node } from "yaml";
-import { createYamlDocument, toPlain, type YamlStyle, yamlText } from "../render.js";
 import type { ExplainDecision, ExplainEntry, ExplainOrigin, Explanation } from "@merge/explain";
-
-function where(name: string | undefined, line: number | undefined): string {
-  if (name === undefined) return "?";
-  return line === undefined ? name : `${name}:${line}`;
-}
+import { jsonText, type YamlStyle, yamlText } from "../render.js";
+import { pathId } from "./paths.js";
+import { describeLosers, describeRemoval, headerLines, where } from "./words.js";
 
 function originText(origin: ExplainOrigin): string {
   return where(origin.name, origin.line);
 }
 
 /** `appended by list(append)`, `kept by dict() over b.yml:4`. */
-function decisionText(decision: ExplainDecision, source: number | undefined): string {
+export function decisionText(decision: ExplainDecision, source: number | undefined): string {
   let text = `${decision.action} by ${decision.merger}`;
   const elsewhere = decision.document !== undefined && decision.document !== source;
   if (elsewhere && decision.action === "kept") text += ` over ${where(decision.name, decision.line)}`;
@@ -36,7 +32,10 @@ export function describeEntry(entry: ExplainEntry, documents: Explanation["docum
   const source =
     entry.origin?.document ?? (entry.contributors.length === 1 ? entry.contributors[0] : undefined);
   if (decision !== undefined && single) parts.push(decisionText(decision, source));
-  return parts.join(", ");
+  let text = parts.join(", ");
+  const lost = describeLosers(entry.lost);
+  if (lost !== "") text += `; ${lost}`;
+  return text;
 }
 
 /** The merged YAML with a comment on every line saying where the value came from and what decided it. */
@@ -44,85 +43,52 @@ export function renderExplainedYaml(
   result: unknown,
   explanation: Explanation,
   title: string,
-  style: YamlStyle = "default",
+  style: YamlStyle = "readable",
 ): string {
-  const doc = createYamlDocument(result, style);
   const byPath = new Map<string, ExplainEntry>();
-  for (const entry of explanation.entries) byPath.set(JSON.stringify(entry.path), entry);
-  const comment = (path: readonly PathKey[]) => {
-    const entry = byPath.get(JSON.stringify(path));
-    return entry === undefined ? "" : describeEntry(entry, explanation.documents);
+  for (const entry of explanation.entries) byPath.set(pathId(entry.path), entry);
+  const comment = (path: readonly unknown[]) => {
+    const entry = byPath.get(pathId(path as readonly PathKey[]));
+    return entry === undefined ? undefined : describeEntry(entry, explanation.documents);
   };
-
-  const header = [` ${title}`, " inputs, in merge order:"];
-  for (const input of explanation.documents) {
-    header.push(`   ${input.index + 1}. ${input.name}${input.note === undefined ? "" : ` (${input.note})`}`);
-  }
-  for (const removal of explanation.removed) {
-    const d = removal.decision;
-    const why = d.detail === undefined ? "" : `, ${d.detail}`;
-    header.push(
-      ` removed ${formatPath(removal.path) || "(root)"}: by ${d.merger} in ${where(d.name, d.line)}${why}`,
-    );
-  }
-  doc.commentBefore = header.join("\n");
-
-  const annotate = (node: unknown, path: PathKey[]) => {
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        path.push(key);
-        const text = comment(path);
-        if (isScalar(pair.value)) {
-          if (text !== "") pair.value.comment = ` ${text}`;
-        } else if (text !== "" && pair.key !== null && typeof pair.key === "object") {
-          (pair.key as Node).comment = ` ${text}`;
-        }
-        annotate(pair.value, path);
-        path.pop();
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, index) => {
-        path.push(index);
-        const text = comment(path);
-        if (text !== "") {
-          if (isScalar(item)) item.comment = ` ${text}`;
-          else if (item !== null && typeof item === "object") (item as Node).commentBefore = ` ${text}`;
-        }
-        annotate(item, path);
-        path.pop();
-      });
-    }
-  };
-  annotate(doc.contents, []);
-  return yamlText(doc, style);
+  return yamlText(result, style, { header: headerLines(title, explanation), comment });
 }
 
-/** `--explain --format json`: the result plus one record per value. */
+/** `--explain --format json`: the result plus one record per value, in the exact model (keys typed, `9.0`). */
 export function renderExplainedJson(result: unknown, explanation: Explanation): string {
-  const out = {
-    result: toPlain(result),
+  return jsonText(explainedRecord(result, explanation));
+}
+
+export function explainedRecord(result: unknown, explanation: Explanation) {
+  return {
+    result,
     documents: explanation.documents,
     values: explanation.entries.map((entry) => ({
       path: formatPath(entry.path),
       keys: entry.path,
       kind: entry.kind,
-      ...(entry.kind === "value" ? { value: toPlain(entry.value) } : {}),
+      ...(entry.kind === "value" ? { value: entry.value } : {}),
       from: entry.origin === undefined ? null : originJson(entry.origin),
       contributors: entry.kind === "value" ? undefined : entry.contributors,
       decided: entry.decision === undefined ? null : decisionJson(entry.decision),
       history: entry.history.map(decisionJson),
+      lost: entry.lost.map((loser) => ({
+        value: loser.value,
+        kind: loser.kind,
+        ...originJson(loser.origin),
+      })),
     })),
     removed: explanation.removed.map((removal) => ({
       path: formatPath(removal.path),
       keys: removal.path,
+      items: removal.items ?? null,
       decided: decisionJson(removal.decision),
+      said: describeRemoval(removal),
     })),
   };
-  return `${JSON.stringify(out, null, 2)}\n`;
 }
 
-function originJson(origin: ExplainOrigin) {
+export function originJson(origin: ExplainOrigin) {
   return {
     document: origin.document,
     file: origin.name,
@@ -132,7 +98,7 @@ function originJson(origin: ExplainOrigin) {
   };
 }
 
-function decisionJson(decision: ExplainDecision) {
+export function decisionJson(decision: ExplainDecision) {
   return {
     action: decision.action,
     merger: decision.merger,

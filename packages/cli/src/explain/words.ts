@@ -1,0 +1,70 @@
+import { formatPath } from "@merge/core";
+import type { ExplainLoss, ExplainRemoval, Explanation } from "@merge/explain";
+import { yamlText } from "../render.js";
+
+/** `file:line`, `file`, or `?`. */
+export function where(name: string | undefined, line: number | undefined): string {
+  if (name === undefined) return "?";
+  return line === undefined ? name : `${name}:${line}`;
+}
+
+const SHORT = 40;
+
+/** A value on one line, as YAML writes it (`'yes'`, `9.0`, `null`), cut at 40 characters. */
+export function shortValue(value: unknown): string {
+  let text: string;
+  try {
+    text = yamlText(value)
+      .replace(/\n\.\.\.\n$/, "")
+      .trimEnd();
+  } catch {
+    text = String(value);
+  }
+  if (text.includes("\n")) text = `${JSON.stringify(text.split("\n")[0])}…`;
+  return text.length > SHORT ? `${text.slice(0, SHORT)}…` : text;
+}
+
+/** `lost: 22 (core.yml:14), a mapping (web.yml:3)`: what other inputs had there; "" when nothing lost. */
+export function describeLosers(lost: readonly ExplainLoss[]): string {
+  if (lost.length === 0) return "";
+  const shown = lost.slice(-3).map((loss) => {
+    const what =
+      loss.kind === "value" ? shortValue(loss.value) : loss.kind === "dict" ? "a mapping" : "a list";
+    return `${what} (${where(loss.origin.name, loss.origin.line)})`;
+  });
+  const more = lost.length > 3 ? `${lost.length - 3} more, ` : "";
+  return `lost: ${more}${shown.join(", ")}`;
+}
+
+/**
+ * `removed users.deploy: by stack() in roles/db.yml:11` for a key; for items taken out of a list that stays,
+ * `removed from packages: vim (1 item, by stack() in roles/db.yml:12)`.
+ */
+export function describeRemoval(removal: ExplainRemoval): string {
+  const d = removal.decision;
+  const path = formatPath(removal.path) || "(root)";
+  const how = `by ${d.merger} in ${where(d.name, d.line)}`;
+  if (removal.items === undefined) {
+    const why = d.detail === undefined ? "" : `, ${d.detail}`;
+    return `removed ${path}: ${how}${why}`;
+  }
+  const n = removal.items.length;
+  if (n === 0) return `removed items from ${path}: ${how}`;
+  const items = removal.items.slice(0, 5).map(shortValue).join(", ");
+  return `removed from ${path}: ${items}${n > 5 ? ", …" : ""} (${n} item${n === 1 ? "" : "s"}, ${how})`;
+}
+
+/** The `--explain` header: the title, the inputs in merge order with their notes, and what was removed. */
+export function headerLines(title: string, explanation: Explanation, base?: string): string[] {
+  const lines = title.split("\n");
+  if (base !== undefined) lines.push(`paths are relative to ${base}`);
+  lines.push("inputs, in merge order:");
+  for (const input of explanation.documents) {
+    const notes: string[] = [];
+    if (input.note !== undefined) notes.push(input.note);
+    if (!input.contributed && !(input.note ?? "").startsWith("rejected")) notes.push("contributed nothing");
+    lines.push(`  ${input.index + 1}. ${input.name}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`);
+  }
+  for (const removal of explanation.removed) lines.push(describeRemoval(removal));
+  return lines;
+}

@@ -1,0 +1,138 @@
+import { statSync } from "node:fs";
+import { resolve, relative } from "node:path";
+import type { FSWatcher } from "chokidar";
+import type { CommandInput, CommandModule } from "./commands/table.js";
+import type { CliIO } from "./io.js";
+import { oneLine, painter, useColor } from "./io.js";
+import { isUsageError } from "./usage.js";
+
+/**
+ * `--watch`: runs the command, then again whenever one of the files it read changes — the inputs named on the
+ * command line, the files a stack config listed and globbed, the cloud-config parts — and prints each new result, or
+ * the error, never exiting on a bad edit. The set of files is taken anew after every run (an edit can add or drop a
+ * file from a stack). A mistake in the command line itself (exit 2) is not something an edit fixes: it ends the run.
+ *
+ * After each run standard error gets `merge: watching N files (Ctrl-C to stop)`; a change is announced as
+ * `merge: FILE changed, rendering again`. Files are watched with chokidar; an editor that saves by writing a new file
+ * and renaming it over the old one is seen as a change too.
+ */
+export async function watch(module: CommandModule, input: CommandInput): Promise<number> {
+  const { io } = input;
+  const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
+  const { watch: chokidarWatch } = await import("chokidar");
+  const { failureReport } = await import("./report.js");
+
+  let watched = new Set<string>();
+  let watcher: FSWatcher | undefined;
+  let running = false;
+  let again: string | undefined;
+  let onChange: (path: string) => void = () => undefined;
+  // What each file was when a run read it (inode, size, modification time in ns): an event for a file that is still
+  // so is a duplicate (chokidar's change event and the raw one for the same write) and is ignored.
+  const seen = new Map<string, string>();
+
+  // A new watcher over exactly these files; the old one is closed once the new one is ready, so no change between
+  // the two is missed, and the "watching" line is printed only when changes are really being watched.
+  const watchFiles = async (files: ReadonlySet<string>): Promise<void> => {
+    const next = chokidarWatch([...files], { ignoreInitial: true, persistent: true });
+    next.on("change", (path) => onChange(path));
+    next.on("add", (path) => onChange(path));
+    next.on("unlink", (path) => onChange(path));
+    // chokidar drops a second change of a file within 50 ms of the first; the raw events are never dropped, so a
+    // quick second save (or a fix right after a bad edit) is rendered too.
+    next.on("raw", (_event, name, details) => {
+      const at = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+      if (typeof at !== "string") return;
+      onChange(files.has(at) || typeof name !== "string" || name === "" ? at : resolve(at, name));
+    });
+    next.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
+    await new Promise<void>((resolve) => next.once("ready", () => resolve()));
+    const old = watcher;
+    watcher = next;
+    await old?.close();
+  };
+
+  const runOnce = async (): Promise<void> => {
+    running = true;
+    const files = new Set<string>();
+    for (const file of watched) seen.set(file, fingerprint(file));
+    const tracked: CliIO = {
+      ...io,
+      onFile: (path) => {
+        files.add(path);
+        seen.set(path, fingerprint(path));
+      },
+    };
+    let failed = false;
+    try {
+      await module.execute({ ...input, io: tracked });
+    } catch (error) {
+      if (isUsageError(error)) throw error;
+      io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color));
+      failed = true;
+    }
+    // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it keeps
+    // watching what the last run read as well, so fixing any of those files renders again.
+    if (failed) for (const file of watched) files.add(file);
+    if (files.size > 0 && !sameSet(files, watched)) {
+      watched = files;
+      await watchFiles(watched);
+    } else if (watcher === undefined) {
+      await watchFiles(watched);
+    }
+    const count = `${watched.size} file${watched.size === 1 ? "" : "s"}`;
+    io.writeErr(`${paint.dim(`merge: watching ${count} (Ctrl-C to stop)`)}\n`);
+    running = false;
+  };
+
+  return await new Promise<number>((_resolve, reject) => {
+    onChange = (path: string) => {
+      if (!watched.has(path)) return;
+      if (seen.get(path) === fingerprint(path)) return;
+      if (running) {
+        again = path;
+        return;
+      }
+      void rerun(path);
+    };
+    const rerun = async (path: string) => {
+      let changed: string | undefined = path;
+      while (changed !== undefined) {
+        again = undefined;
+        io.writeErr(
+          `${paint.dim(`merge: ${oneLine(relative(io.cwd, changed) || changed)} changed, rendering again`)}\n`,
+        );
+        try {
+          await runOnce();
+        } catch (error) {
+          await watcher?.close();
+          reject(error);
+          return;
+        }
+        changed = again;
+        // A change seen during the run may be one the run already read.
+        if (changed !== undefined && seen.get(changed) === fingerprint(changed)) changed = undefined;
+      }
+    };
+    runOnce().catch(async (error: unknown) => {
+      await watcher?.close();
+      reject(error);
+    });
+  });
+}
+
+/** The file as it is now, or `missing`. */
+function fingerprint(path: string): string {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  } catch {
+    return "missing";
+  }
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
+}

@@ -1,0 +1,117 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { merge, REPO } from "./helpers.js";
+
+const STACK = join(REPO, "examples", "stack");
+const HOST = [
+  "stack",
+  "config.cfg",
+  "--minion-id",
+  "test-1-dev",
+  "--grains",
+  "grains.yml",
+  "--pillar",
+  "pillar.yml",
+];
+
+function stack(args: readonly string[]) {
+  return merge([...HOST, ...args], { cwd: STACK });
+}
+
+describe("--get KEY", () => {
+  it("prints the value at a Salt a:b:c key, a dotted key and a list index, and nothing else", () => {
+    expect(stack(["--get", "sshd:port"])).toMatchObject({ status: 0, stdout: "2200\n" });
+    expect(stack(["--get", "sshd.port"]).stdout).toBe("2200\n");
+    expect(stack(["--get", "postgresql.databases[0]"]).stdout).toBe("app_dev\n");
+    expect(stack(["--get", "postgresql:databases:0"]).stdout).toBe("app_dev\n");
+    expect(stack(["--get", "backup:paths:-1"]).stdout).toBe("/var/lib/postgresql\n");
+  });
+
+  it("prints a mapping as YAML or JSON, and quotes a string YAML 1.1 would misread", () => {
+    expect(stack(["--get", "sshd"]).stdout).toBe("port: 2200\npermit_root_login: 'no'\n");
+    expect(stack(["--get", "sshd", "-f", "json"]).stdout).toBe(
+      '{\n  "port": 2200,\n  "permit_root_login": "no"\n}\n',
+    );
+    expect(stack(["--get", "sshd.permit_root_login"]).stdout).toBe("'no'\n");
+  });
+
+  it("writes a whole float as Python holds it", () => {
+    const run = merge(["docs", "--get", "version", "-"], { input: "version: 9.0\n" });
+    expect(run.stdout).toBe("9.0\n");
+    expect(merge(["docs", "--get", "version", "-f", "json", "-"], { input: "version: 9.0\n" }).stdout).toBe(
+      "9.0\n",
+    );
+  });
+
+  it("exits 1 with the nearest existing path when the key names nothing", () => {
+    const run = stack(["--get", "sshd:prot"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      'error: no value at "sshd:prot": sshd is a mapping with keys port, permit_root_login (did you mean sshd.port?) (at sshd) [KEY_NOT_FOUND]\n',
+    );
+    const list = stack(["--get", "postgresql.databases.7"]);
+    expect(list.status).toBe(1);
+    expect(list.stderr).toContain("postgresql.databases is a list of 1 item (indexes 0 to 0)");
+  });
+});
+
+describe("--get KEY --explain", () => {
+  it("tells the story of one key: every input that had a value there, what decided, the final value and what lost", () => {
+    const run = stack(["--get", "sshd:port", "--explain"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        'Searching for "sshd:port" (sshd.port)',
+        "  in: merge stack --minion-id test-1-dev",
+        "  core.yml:22 (input 1)",
+        "    had: 22",
+        "  minions/test-1-dev.yml:9 (input 7)",
+        "    had: 2200",
+        "    with its parent: replaced by stack() (__: overwrite)",
+        "  no value there in 5 other inputs: common/xxx.yml, common/yyy.yml, osarchs/amd64.yml, oscodenames/jessie.yml, and 1 more",
+        "Final value: 2200 (from minions/test-1-dev.yml:9)",
+        "Values that lost: 22 (core.yml:22)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("gives the same story as JSON", () => {
+    const run = stack(["--get", "sshd.port", "--explain", "-f", "json"]);
+    const story = JSON.parse(run.stdout) as {
+      value: number;
+      from: { file: string; line: number };
+      inputs: { file: string; line: number; value: unknown }[];
+      lost: { value: unknown; file: string; line: number }[];
+    };
+    expect(story.value).toBe(2200);
+    expect(story.from).toMatchObject({ file: "minions/test-1-dev.yml", line: 9 });
+    expect(story.inputs.map((input) => [input.file, input.line, input.value])).toEqual([
+      ["core.yml", 22, 22],
+      ["minions/test-1-dev.yml", 9, 2200],
+    ]);
+    expect(story.lost).toEqual([expect.objectContaining({ value: 22, file: "core.yml", line: 22 })]);
+  });
+
+  it("names stack files from the stack's directory, whatever the working directory", () => {
+    const run = merge(
+      [
+        "stack",
+        "examples/stack/config.cfg",
+        "--minion-id",
+        "test-1-dev",
+        "--grains",
+        "examples/stack/grains.yml",
+        "--pillar",
+        "examples/stack/pillar.yml",
+        "--get",
+        "sshd.port",
+        "--explain",
+      ],
+      { cwd: REPO },
+    );
+    expect(run.stdout).toContain("    paths are relative to examples/stack\n");
+    expect(run.stdout).toContain("  minions/test-1-dev.yml:9 (input 7)\n");
+  });
+});

@@ -1,0 +1,68 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startMerge } from "./spawn.js";
+
+/** Resolves once `text()` has `count` occurrences of `marker`; rejects if the process ends first. */
+function until(text: () => string, marker: string, count: number, ended: Promise<unknown>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (text().split(marker).length - 1 >= count) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 20);
+    ended.then(() => {
+      clearInterval(timer);
+      if (text().split(marker).length - 1 >= count) resolve();
+      else reject(new Error(`merge ended before printing "${marker}" ${count} times: ${text()}`));
+    });
+  });
+}
+
+describe("--watch", () => {
+  it("renders again when an input changes, reports a bad edit without exiting, and watches the stack's files", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-watch-"));
+    writeFileSync(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
+    writeFileSync(join(dir, "base.yml"), "port: 22\n");
+    const hosts = join(dir, "hosts");
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(hosts);
+    writeFileSync(join(hosts, "web1.yml"), "role: web\n");
+    const run = startMerge(["stack", "stack.cfg", "--minion-id", "web1", "--watch"], { cwd: dir });
+    let stdout = "";
+    let stderr = "";
+    run.child.stdout?.on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    run.child.stderr?.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const err = () => stderr;
+    try {
+      await until(err, "merge: watching 3 files (Ctrl-C to stop)\n", 1, run.finished);
+      expect(stdout).toBe("port: 22\nrole: web\n");
+
+      // A file the stack config listed (not named on the command line) is watched.
+      writeFileSync(join(hosts, "web1.yml"), "role: db\n");
+      await until(err, "merge: watching", 2, run.finished);
+      expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
+      expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
+
+      // A bad edit prints the error and keeps watching.
+      writeFileSync(join(dir, "base.yml"), "port: [\n");
+      await until(err, "merge: watching", 3, run.finished);
+      expect(stderr).toMatch(/error: .*base\.yml:\d+:\d+: .*\[YAML_PARSE\]\nmerge: watching 3 files/);
+
+      // Fixing it renders again.
+      writeFileSync(join(dir, "base.yml"), "port: 2222\n");
+      await until(err, "merge: watching", 4, run.finished);
+      expect(stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
+      expect(run.child.exitCode).toBe(null);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.finished;
+    }
+  });
+});
