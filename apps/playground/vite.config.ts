@@ -17,6 +17,9 @@ const builtins: Record<string, string> = {
   stream: packageDir("readable-stream"),
   events: packageDir("events"),
   string_decoder: packageDir("string_decoder"),
+  os: here("./src/shims/unavailable.ts"),
+  url: here("./src/shims/unavailable.ts"),
+  worker_threads: here("./src/shims/unavailable.ts"),
 };
 
 export default defineConfig({

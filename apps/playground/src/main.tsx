@@ -1,6 +1,15 @@
 import { render } from "preact";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { type AppState, decodeState, encodeState, initialState, type View } from "./state.js";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
+import {
+  type AppState,
+  type CloudState,
+  decodeState,
+  encodeState,
+  initialState,
+  type LabState,
+  type StackState,
+  type View,
+} from "./state.js";
 import { CloudMode } from "./ui/cloud-mode.js";
 import { MergeEngine } from "./ui/engine.js";
 import { LabMode } from "./ui/lab-mode.js";
@@ -26,6 +35,18 @@ function App({ start }: { start: AppState }) {
     return e;
   };
   const [copied, setCopied] = useState("");
+  const updateCloud = useCallback(
+    (change: (s: CloudState) => CloudState) => setState((s) => ({ ...s, cloud: change(s.cloud) })),
+    [],
+  );
+  const updateLab = useCallback(
+    (change: (s: LabState) => LabState) => setState((s) => ({ ...s, lab: change(s.lab) })),
+    [],
+  );
+  const updateStack = useCallback(
+    (change: (s: StackState) => StackState) => setState((s) => ({ ...s, stack: change(s.stack) })),
+    [],
+  );
 
   // The address always holds the state, so the page's URL is the link to share (and reloading keeps the work).
   const saving = useRef(0);
@@ -55,7 +76,7 @@ function App({ start }: { start: AppState }) {
     if (step === 0) return;
     event.preventDefault();
     const [next] = VIEWS[(index + step) % VIEWS.length]!;
-    setState({ ...state, view: next });
+    setState((s) => ({ ...s, view: next }));
     document.getElementById(`view-tab-${next}`)?.focus();
   };
 
@@ -80,7 +101,7 @@ function App({ start }: { start: AppState }) {
                 aria-controls="view-panel"
                 tabIndex={state.view === view ? 0 : -1}
                 class="tab"
-                onClick={() => setState({ ...state, view })}
+                onClick={() => setState((s) => ({ ...s, view }))}
               >
                 {label}
               </button>
@@ -90,7 +111,7 @@ function App({ start }: { start: AppState }) {
             <button type="button" onClick={copyLink}>
               Copy a link to this state
             </button>
-            <button type="button" onClick={() => setState({ ...initialState(), view: state.view })}>
+            <button type="button" onClick={() => setState((s) => ({ ...initialState(), view: s.view }))}>
               Reset to the examples
             </button>
             <span role="status" class="note">
@@ -101,21 +122,11 @@ function App({ start }: { start: AppState }) {
       </header>
       <main id="view-panel" role="tabpanel" aria-labelledby={`view-tab-${state.view}`}>
         {state.view === "cloud" && (
-          <CloudMode
-            state={state.cloud}
-            engine={engine("cloud")}
-            onChange={(cloud) => setState({ ...state, cloud })}
-          />
+          <CloudMode state={state.cloud} engine={engine("cloud")} update={updateCloud} />
         )}
-        {state.view === "lab" && (
-          <LabMode state={state.lab} engine={engine("lab")} onChange={(lab) => setState({ ...state, lab })} />
-        )}
+        {state.view === "lab" && <LabMode state={state.lab} engine={engine("lab")} update={updateLab} />}
         {state.view === "stack" && (
-          <StackMode
-            state={state.stack}
-            engine={engine("stack")}
-            onChange={(stack) => setState({ ...state, stack })}
-          />
+          <StackMode state={state.stack} engine={engine("stack")} update={updateStack} />
         )}
       </main>
     </>

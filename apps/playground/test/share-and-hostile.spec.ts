@@ -105,3 +105,25 @@ test.describe("hostile input", () => {
     await expect(result(page, CLOUD_RESULT).getByRole("option")).toHaveText(["run_cmd:", "- fine"]);
   });
 });
+
+test.describe("large input", () => {
+  test("a 10,000-line part merges in the worker while the other fields stay editable", async ({ page }) => {
+    await open(page);
+    const items = Array.from({ length: 10_000 }, (_, i) => `  - cmd${i}`).join("\n");
+    // As a paste delivers it: the new value and one input event. (Playwright's `fill` types through Chrome's
+    // editing command, which is quadratic in the number of lines: minutes for 10,000 lines in any textarea.)
+    await page.getByLabel("Part 2 text").evaluate((area, text) => {
+      (area as HTMLTextAreaElement).value = text;
+      area.dispatchEvent(new InputEvent("input", { bubbles: true, inputType: "insertFromPaste" }));
+    }, `#cloud-config\nmerge_how: list(append)+dict(recurse_array)+str()\nrun_cmd:\n${items}\n`);
+    // Edits go on while it merges; the latest input is what the result shows.
+    await page.getByLabel("Part 1 name").fill("renamed-while-merging");
+    const parts = page.getByRole("table", { name: "Parts" });
+    await expect(parts.getByRole("row", { name: /renamed-while-merging/ })).toContainText("merged");
+    const more = page.getByRole("button", { name: /Show the other \d+ lines of the result/ });
+    await more.click();
+    const merged = result(page, CLOUD_RESULT);
+    await expect(merged.getByRole("option", { name: "- cmd9999" })).toBeVisible();
+    await expect(merged.getByRole("option", { name: "- bash1" })).toBeVisible();
+  });
+});

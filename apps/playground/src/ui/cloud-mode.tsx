@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useCallback, useState } from "preact/hooks";
 import type { CloudState } from "../state.js";
 import type { Place } from "../worker/protocol.js";
 import { highlightFor, ErrorLine, Status } from "./common.js";
@@ -6,13 +6,16 @@ import { Editor } from "./editor.js";
 import { type MergeEngine, useMerge } from "./engine.js";
 import { ResultPanel } from "./result.js";
 
+const ignore = () => undefined;
+
 interface Props {
   readonly state: CloudState;
-  readonly onChange: (state: CloudState) => void;
+  /** Changes the state from its latest value (callbacks stay valid across renders). */
+  readonly update: (change: (state: CloudState) => CloudState) => void;
   readonly engine: MergeEngine;
 }
 
-export function CloudMode({ state, onChange, engine }: Props) {
+export function CloudMode({ state, update, engine }: Props) {
   const merge = useMerge(engine, { mode: "cloud", input: state });
   const out = merge.output?.mode === "cloud" ? merge.output : undefined;
   const [selected, setSelected] = useState<number | undefined>(undefined);
@@ -20,31 +23,40 @@ export function CloudMode({ state, onChange, engine }: Props) {
   const result = out?.result;
   const partErrors = out?.parts.map((p) => p.error) ?? [];
 
-  const select = (line: number) => {
-    setSelected(line);
-    const entry = result?.entries[result.lines[line] ?? -1];
-    setShown(entry?.origin ?? entry?.contributors[0]);
-  };
+  const select = useCallback(
+    (line: number) => {
+      setSelected(line);
+      const entry = result?.entries[result.lines[line] ?? -1];
+      setShown(entry?.origin ?? entry?.contributors[0]);
+    },
+    [result],
+  );
   const setPart = (index: number, change: Partial<CloudState["parts"][number]>) =>
-    onChange({ ...state, parts: state.parts.map((p, i) => (i === index ? { ...p, ...change } : p)) });
-  const movePart = (index: number, step: number) => {
-    const parts = [...state.parts];
-    const [part] = parts.splice(index, 1);
-    parts.splice(index + step, 0, part!);
-    onChange({ ...state, parts });
-  };
-  const addPart = () =>
-    onChange({
-      ...state,
-      parts: [
-        ...state.parts,
-        {
-          name: `part-${String(state.parts.length + 1).padStart(3, "0")}`,
-          header: "",
-          text: "#cloud-config\n",
-        },
-      ],
+    update((s) => ({ ...s, parts: s.parts.map((p, i) => (i === index ? { ...p, ...change } : p)) }));
+  // One callback for every part's text editor, routed by the editor's id (`part-2-text`).
+  const onPartText = useCallback(
+    (text: string, id: string) => {
+      const index = Number(/^part-(\d+)-text$/.exec(id)?.[1]) - 1;
+      update((s) => ({ ...s, parts: s.parts.map((p, i) => (i === index ? { ...p, text } : p)) }));
+    },
+    [update],
+  );
+  const onUserData = useCallback((mime: string) => update((s) => ({ ...s, mime })), [update]);
+  const movePart = (index: number, step: number) =>
+    update((s) => {
+      const parts = [...s.parts];
+      const [part] = parts.splice(index, 1);
+      parts.splice(index + step, 0, part!);
+      return { ...s, parts };
     });
+  const addPart = () =>
+    update((s) => ({
+      ...s,
+      parts: [
+        ...s.parts,
+        { name: `part-${String(s.parts.length + 1).padStart(3, "0")}`, header: "", text: "#cloud-config\n" },
+      ],
+    }));
 
   const merged = out?.parts.filter((p) => p.status === "merged").length ?? 0;
   return (
@@ -57,7 +69,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
               type="radio"
               name="cloud-mode"
               checked={state.mode === "current"}
-              onChange={() => onChange({ ...state, mode: "current" })}
+              onChange={() => update((s) => ({ ...s, mode: "current" }))}
             />{" "}
             current: what cloud-init does (a part without <code>merge_how</code> replaces)
           </label>
@@ -66,7 +78,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
               type="radio"
               name="cloud-mode"
               checked={state.mode === "stack"}
-              onChange={() => onChange({ ...state, mode: "stack" })}
+              onChange={() => update((s) => ({ ...s, mode: "stack" }))}
             />{" "}
             stack: the merging document's design (each part merged with the mergers of the one before)
           </label>
@@ -78,7 +90,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
               type="radio"
               name="cloud-source"
               checked={state.source === "parts"}
-              onChange={() => onChange({ ...state, source: "parts" })}
+              onChange={() => update((s) => ({ ...s, source: "parts" }))}
             />{" "}
             cloud-config parts
           </label>
@@ -87,7 +99,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
               type="radio"
               name="cloud-source"
               checked={state.source === "mime"}
-              onChange={() => onChange({ ...state, source: "mime" })}
+              onChange={() => update((s) => ({ ...s, source: "mime" }))}
             />{" "}
             whole user-data (MIME multipart)
           </label>
@@ -127,7 +139,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
                     id={`part-${n}-text`}
                     label={`Part ${n} text`}
                     value={part.text}
-                    onInput={(text) => setPart(index, { text })}
+                    onInput={onPartText}
                     highlight={hl?.line}
                     highlightKind={hl?.kind}
                   />
@@ -144,7 +156,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
                     </button>
                     <button
                       type="button"
-                      onClick={() => onChange({ ...state, parts: state.parts.filter((_, i) => i !== index) })}
+                      onClick={() => update((s) => ({ ...s, parts: s.parts.filter((_, i) => i !== index) }))}
                     >
                       Remove part {n}
                     </button>
@@ -163,7 +175,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
               label="User-data (a MIME multipart message, as cloud-init devel make-mime writes it, or one part)"
               value={state.mime}
               rows={16}
-              onInput={(mime) => onChange({ ...state, mime })}
+              onInput={onUserData}
             />
             {out?.extracted.map((part, index) => {
               const hl = highlightFor(index, shown, partErrors);
@@ -174,7 +186,7 @@ export function CloudMode({ state, onChange, engine }: Props) {
                   label={`Part ${index + 1} taken from the user-data: ${part.name}${part.header === "" ? "" : ` (Merge-Type: ${part.header})`}`}
                   value={part.text}
                   readOnly={true}
-                  onInput={() => undefined}
+                  onInput={ignore}
                   highlight={hl?.line}
                   highlightKind={hl?.kind}
                 />

@@ -1,11 +1,14 @@
 // A plain textarea (native editing, undo, screen-reader support) with line numbers and a highlighted line behind it.
+// It re-renders only when its own props change, so a 10,000-line text costs nothing while another field is typed in.
+import { memo } from "preact/compat";
 import { useEffect, useRef, useState } from "preact/hooks";
 
 export interface EditorProps {
   readonly id: string;
   readonly label: string;
   readonly value: string;
-  readonly onInput: (value: string) => void;
+  /** Called with the new text and the field's id (one callback can serve many editors). */
+  readonly onInput: (value: string, id: string) => void;
   /** 1-based line to highlight (the origin of the selected value, or an error). */
   readonly highlight?: number;
   readonly highlightKind?: "origin" | "error";
@@ -18,7 +21,7 @@ export interface EditorProps {
 const LINE_HEIGHT = 20;
 const PADDING = 8;
 
-export function Editor(props: EditorProps) {
+export const Editor = memo(function Editor(props: EditorProps) {
   const area = useRef<HTMLTextAreaElement>(null);
   const [scroll, setScroll] = useState(0);
   const lineCount = Math.max(1, props.value.split("\n").length);
@@ -36,8 +39,9 @@ export function Editor(props: EditorProps) {
     el.closest(".editor")?.scrollIntoView?.({ block: "nearest" });
   }, [props.highlight]);
 
-  const numbers = [];
-  for (let i = 1; i <= lineCount; i++) numbers.push(i);
+  // One text node for all the numbers: a long text must not cost one element per line.
+  let numbers = "";
+  for (let i = 1; i <= lineCount; i++) numbers += `${i}\n`;
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
@@ -48,13 +52,13 @@ export function Editor(props: EditorProps) {
         style={{ height: `${rows * LINE_HEIGHT + 2 * PADDING + 2}px` }}
       >
         <div class="gutter" aria-hidden="true">
-          <div style={{ transform: `translateY(${-scroll}px)` }}>
-            {numbers.map((n) => (
-              <div key={n} class={n === props.highlight ? "num hl" : "num"}>
-                {n}
-              </div>
-            ))}
-          </div>
+          {props.highlight !== undefined && (
+            <div
+              class={`line-mark ${props.highlightKind ?? "origin"}`}
+              style={{ top: `${PADDING + (props.highlight - 1) * LINE_HEIGHT - scroll}px` }}
+            />
+          )}
+          <pre style={{ transform: `translateY(${-scroll}px)` }}>{numbers}</pre>
         </div>
         <div class="code">
           {props.highlight !== undefined && (
@@ -74,11 +78,11 @@ export function Editor(props: EditorProps) {
             autocapitalize="off"
             wrap="off"
             aria-describedby={props.describedBy}
-            onInput={(e) => props.onInput((e.target as HTMLTextAreaElement).value)}
+            onInput={(e) => props.onInput((e.target as HTMLTextAreaElement).value, props.id)}
             onScroll={(e) => setScroll((e.target as HTMLTextAreaElement).scrollTop)}
           />
         </div>
       </div>
     </div>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useCallback, useState } from "preact/hooks";
 import type { LabState } from "../state.js";
 import type { Place } from "../worker/protocol.js";
 import { ErrorLine, highlightFor, Status } from "./common.js";
@@ -19,11 +19,11 @@ const PRESETS: readonly (readonly [string, string])[] = [
 
 interface Props {
   readonly state: LabState;
-  readonly onChange: (state: LabState) => void;
+  readonly update: (change: (state: LabState) => LabState) => void;
   readonly engine: MergeEngine;
 }
 
-export function LabMode({ state, onChange, engine }: Props) {
+export function LabMode({ state, update, engine }: Props) {
   const merge = useMerge(engine, { mode: "lab", input: state });
   const out = merge.output?.mode === "lab" ? merge.output : undefined;
   const [selected, setSelected] = useState<number | undefined>(undefined);
@@ -31,11 +31,21 @@ export function LabMode({ state, onChange, engine }: Props) {
   const result = out?.result;
   const specError = out?.specError;
 
-  const select = (line: number) => {
-    setSelected(line);
-    const entry = result?.entries[result.lines[line] ?? -1];
-    setShown(entry?.origin ?? entry?.contributors[0]);
-  };
+  const select = useCallback(
+    (line: number) => {
+      setSelected(line);
+      const entry = result?.entries[result.lines[line] ?? -1];
+      setShown(entry?.origin ?? entry?.contributors[0]);
+    },
+    [result],
+  );
+  const onDoc = useCallback(
+    (text: string, id: string) => {
+      const index = Number(/^doc-(\d+)$/.exec(id)?.[1]) - 1;
+      update((s) => ({ ...s, docs: s.docs.map((d, i) => (i === index ? text : d)) }));
+    },
+    [update],
+  );
   const preset = PRESETS.find(([spec]) => spec === state.spec)?.[0] ?? "";
   return (
     <div class="mode">
@@ -50,7 +60,10 @@ export function LabMode({ state, onChange, engine }: Props) {
             autocomplete="off"
             aria-invalid={specError !== undefined}
             aria-describedby="spec-error"
-            onInput={(e) => onChange({ ...state, spec: (e.target as HTMLInputElement).value })}
+            onInput={(e) => {
+              const spec = (e.target as HTMLInputElement).value;
+              update((s) => ({ ...s, spec }));
+            }}
           />
           <div id="spec-error" aria-live="polite">
             {specError !== undefined && (
@@ -72,7 +85,7 @@ export function LabMode({ state, onChange, engine }: Props) {
             value={preset}
             onChange={(e) => {
               const spec = (e.target as HTMLSelectElement).value;
-              if (spec !== "") onChange({ ...state, spec });
+              if (spec !== "") update((s) => ({ ...s, spec }));
             }}
           >
             <option value="">(your own)</option>
@@ -91,16 +104,14 @@ export function LabMode({ state, onChange, engine }: Props) {
                 id={`doc-${index + 1}`}
                 label={`Document ${index + 1} (YAML)`}
                 value={doc}
-                onInput={(text) =>
-                  onChange({ ...state, docs: state.docs.map((d, i) => (i === index ? text : d)) })
-                }
+                onInput={onDoc}
                 highlight={hl?.line}
                 highlightKind={hl?.kind}
               />
               {state.docs.length > 2 && (
                 <button
                   type="button"
-                  onClick={() => onChange({ ...state, docs: state.docs.filter((_, i) => i !== index) })}
+                  onClick={() => update((s) => ({ ...s, docs: s.docs.filter((_, i) => i !== index) }))}
                 >
                   Remove document {index + 1}
                 </button>
@@ -108,7 +119,7 @@ export function LabMode({ state, onChange, engine }: Props) {
             </div>
           );
         })}
-        <button type="button" class="add" onClick={() => onChange({ ...state, docs: [...state.docs, ""] })}>
+        <button type="button" class="add" onClick={() => update((s) => ({ ...s, docs: [...s.docs, ""] }))}>
           Add a document
         </button>
       </section>

@@ -1,6 +1,7 @@
 // The merged result, one line per row of a listbox: arrow keys or a click select a value, and the panel below says
 // where it came from, what decided it and what it beat. The origin's line is highlighted in its input.
-import { useEffect, useRef } from "preact/hooks";
+import { memo } from "preact/compat";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { DecisionView, EntryView, Place, ResultView } from "../worker/protocol.js";
 
 export function placeText(place: Place | undefined): string {
@@ -38,8 +39,20 @@ export interface ResultProps {
   readonly onShow: (place: Place) => void;
 }
 
-export function ResultPanel({ id, label, result, selected, onSelect, onShow }: ResultProps) {
-  const lines = result.text.replace(/\n$/, "").split("\n");
+/** Lines rendered at first; a longer result shows more on request (a 10,000-line result stays quick to show). */
+const LINES_AT_ONCE = 1000;
+
+export const ResultPanel = memo(function ResultPanel({
+  id,
+  label,
+  result,
+  selected,
+  onSelect,
+  onShow,
+}: ResultProps) {
+  const all = result.text.replace(/\n$/, "").split("\n");
+  const [limit, setLimit] = useState(LINES_AT_ONCE);
+  const lines = all.length > limit ? all.slice(0, limit) : all;
   const list = useRef<HTMLDivElement>(null);
   const entry = selected === undefined ? undefined : result.entries[result.lines[selected] ?? -1];
 
@@ -104,6 +117,11 @@ export function ResultPanel({ id, label, result, selected, onSelect, onShow }: R
           ),
         )}
       </div>
+      {all.length > lines.length && (
+        <button type="button" onClick={() => setLimit(all.length)}>
+          Show the other {all.length - lines.length} lines of the result
+        </button>
+      )}
       <section class="explain" aria-labelledby={`${id}-explain`} aria-live="polite">
         <h3 id={`${id}-explain`}>Why this value</h3>
         {entry === undefined ? (
@@ -128,7 +146,7 @@ export function ResultPanel({ id, label, result, selected, onSelect, onShow }: R
       </section>
     </div>
   );
-}
+});
 
 function Explanation({ entry, onShow }: { entry: EntryView; onShow: (place: Place) => void }) {
   const show = (place: Place | undefined) =>

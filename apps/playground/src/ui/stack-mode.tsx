@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useCallback, useState } from "preact/hooks";
 import type { StackState } from "../state.js";
 import type { Place } from "../worker/protocol.js";
 import { ErrorLine, highlightFor, Status } from "./common.js";
@@ -8,11 +8,11 @@ import { ResultPanel } from "./result.js";
 
 interface Props {
   readonly state: StackState;
-  readonly onChange: (state: StackState) => void;
+  readonly update: (change: (state: StackState) => StackState) => void;
   readonly engine: MergeEngine;
 }
 
-export function StackMode({ state, onChange, engine }: Props) {
+export function StackMode({ state, update, engine }: Props) {
   const merge = useMerge(engine, { mode: "stack", input: state });
   const out = merge.output?.mode === "stack" ? merge.output : undefined;
   const [selected, setSelected] = useState<number | undefined>(undefined);
@@ -23,21 +23,30 @@ export function StackMode({ state, onChange, engine }: Props) {
   const current = Math.min(active, state.files.length - 1);
   const file = state.files[current];
 
-  const show = (place: Place | undefined) => {
+  const show = useCallback((place: Place | undefined) => {
     setShown(place);
     if (place !== undefined && place.input >= 0) setActive(place.input);
-  };
-  const select = (line: number) => {
-    setSelected(line);
-    const entry = result?.entries[result.lines[line] ?? -1];
-    show(entry?.origin ?? entry?.contributors[0]);
-  };
-  const setFile = (index: number, change: Partial<StackState["files"][number]>) =>
-    onChange({ ...state, files: state.files.map((f, i) => (i === index ? { ...f, ...change } : f)) });
+  }, []);
+  const select = useCallback(
+    (line: number) => {
+      setSelected(line);
+      const entry = result?.entries[result.lines[line] ?? -1];
+      show(entry?.origin ?? entry?.contributors[0]);
+    },
+    [result, show],
+  );
+  const onFileText = useCallback(
+    (text: string) =>
+      update((s) => ({ ...s, files: s.files.map((f, i) => (i === current ? { ...f, text } : f)) })),
+    [update, current],
+  );
+  const onGrains = useCallback((grains: string) => update((s) => ({ ...s, grains })), [update]);
+  const onPillar = useCallback((pillar: string) => update((s) => ({ ...s, pillar })), [update]);
   const addFile = () => {
     let n = 1;
     while (state.files.some((f) => f.name === `new-${n}.yml`)) n++;
-    onChange({ ...state, files: [...state.files, { name: `new-${n}.yml`, text: "" }] });
+    const name = `new-${n}.yml`;
+    update((s) => ({ ...s, files: [...s.files, { name, text: "" }] }));
     setActive(state.files.length);
   };
   const onTabKey = (event: KeyboardEvent) => {
@@ -70,7 +79,10 @@ export function StackMode({ state, onChange, engine }: Props) {
               id="minion-id"
               value={state.minionId}
               spellcheck={false}
-              onInput={(e) => onChange({ ...state, minionId: (e.target as HTMLInputElement).value })}
+              onInput={(e) => {
+                const minionId = (e.target as HTMLInputElement).value;
+                update((s) => ({ ...s, minionId }));
+              }}
             />
           </div>
           <div class="field small">
@@ -78,7 +90,10 @@ export function StackMode({ state, onChange, engine }: Props) {
             <select
               id="stack-config"
               value={state.config}
-              onChange={(e) => onChange({ ...state, config: (e.target as HTMLSelectElement).value })}
+              onChange={(e) => {
+                const config = (e.target as HTMLSelectElement).value;
+                update((s) => ({ ...s, config }));
+              }}
             >
               {state.files.map((f) => (
                 <option key={f.name} value={f.name}>
@@ -120,12 +135,11 @@ export function StackMode({ state, onChange, engine }: Props) {
                     spellcheck={false}
                     onInput={(e) => {
                       const name = (e.target as HTMLInputElement).value;
-                      const config = state.config === file.name ? name : state.config;
-                      onChange({
-                        ...state,
-                        config,
-                        files: state.files.map((f, i) => (i === current ? { ...f, name } : f)),
-                      });
+                      update((s) => ({
+                        ...s,
+                        config: s.config === s.files[current]?.name ? name : s.config,
+                        files: s.files.map((f, i) => (i === current ? { ...f, name } : f)),
+                      }));
                     }}
                   />
                 </div>
@@ -137,7 +151,7 @@ export function StackMode({ state, onChange, engine }: Props) {
                     type="button"
                     disabled={state.files.length <= 1}
                     onClick={() => {
-                      onChange({ ...state, files: state.files.filter((_, i) => i !== current) });
+                      update((s) => ({ ...s, files: s.files.filter((_, i) => i !== current) }));
                       setActive(Math.max(0, current - 1));
                     }}
                   >
@@ -150,24 +164,19 @@ export function StackMode({ state, onChange, engine }: Props) {
                 label={`Contents of ${file.name}`}
                 value={file.text}
                 rows={14}
-                onInput={(text) => setFile(current, { text })}
+                onInput={onFileText}
                 highlight={hl?.line}
                 highlightKind={hl?.kind}
               />
             </div>
           )}
         </div>
-        <Editor
-          id="grains"
-          label="Grains (YAML)"
-          value={state.grains}
-          onInput={(grains) => onChange({ ...state, grains })}
-        />
+        <Editor id="grains" label="Grains (YAML)" value={state.grains} onInput={onGrains} />
         <Editor
           id="pillar"
           label="Pillar from earlier ext_pillars (YAML)"
           value={state.pillar}
-          onInput={(pillar) => onChange({ ...state, pillar })}
+          onInput={onPillar}
         />
       </section>
       <section class="outputs" aria-label="PillarStack result">
