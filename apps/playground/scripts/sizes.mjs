@@ -13,7 +13,8 @@ const text = (file) => readFileSync(`${dist}${file}`, "utf8");
 // Static imports of a built module (`import{a}from"./x.js"`, `import"./x.js"`), not `import("./x.js")`.
 function staticImports(file) {
   const out = new Set();
-  for (const match of text(file).matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) out.add(`assets/${match[1]}`);
+  for (const match of text(file).matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g))
+    out.add(`assets/${match[1]}`);
   return out;
 }
 function closure(files) {

@@ -101,7 +101,7 @@ test.describe("explain", () => {
     const why = page.getByTestId("explanation");
     await expect(why.getByTestId("origin")).toHaveText("part-002, line 3");
     await expect(editorOf(page, "part-2-text")).toHaveAttribute("data-highlight-line", "3");
-    await expect(editorOf(page, "part-2-text").locator(".line-mark")).toBeVisible();
+    await expect(editorOf(page, "part-2-text").locator(".code > .line-mark")).toBeVisible();
     await expect(editorOf(page, "part-1-text")).toHaveAttribute("data-highlight-line", "");
   });
 
