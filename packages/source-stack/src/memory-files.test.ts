@@ -33,6 +33,16 @@ describe("a stack read through the files option", () => {
     expect(fromMemory.warnings).toEqual([]);
   });
 
+  it("gives what docs/pillarstack.md shows for a stack kept in memory", () => {
+    const files = createMemoryFileSystem(
+      { "config.cfg": "core.yml\n", "core.yml": "timezone: UTC\n" },
+      "/srv/stack",
+    );
+    expect(loadStack({ config: "config.cfg", cwd: "/srv/stack", files, minionId: "web-1" }).data).toEqual({
+      timezone: "UTC",
+    });
+  });
+
   it("never touches the local disk: a config that exists only on disk is missing", () => {
     const files = createMemoryFileSystem({ "other.cfg": "a.yml\n", "a.yml": "a: 1\n" });
     const result = loadStack({ config: `${example}config.cfg`, cwd: "/", files, minionId: "m" });
