@@ -78,3 +78,18 @@ test.describe("PillarStack", () => {
     await expect(editorOf(page, "file-text")).not.toHaveAttribute("data-highlight-line", "");
   });
 });
+
+test.describe("PillarStack inputs", () => {
+  test("grains must be a mapping (any keys), and a list is a coded error", async ({ page }) => {
+    await open(page);
+    await page.getByRole("tab", { name: "PillarStack" }).click();
+    const grains = page.getByLabel("Grains (YAML)");
+    await grains.fill("osarch: amd64\noscodename: jessie\ncode: x\ntext: y\n");
+    await expect(page.getByRole("list", { name: /Files merged for test-1-dev/ })).toContainText(
+      "osarchs/amd64.yml",
+    );
+    await grains.fill("- osarch\n- amd64\n");
+    await expect(page.locator(".outputs .error")).toContainText("INPUT_NOT_MAPPING");
+    await expect(page.locator(".outputs .error")).toContainText("grains");
+  });
+});

@@ -23,31 +23,37 @@ export function runStack(input: StackInput): StackOutput {
     const index = input.files.findIndex((f) => f.name === file);
     return index < 0 ? undefined : index;
   };
-  const mapping = (text: string, what: string): Record<string, unknown> | ErrorView => {
+  // Grains and pillar: a YAML mapping each (an empty text is `{}`), or a coded error placed in that field.
+  type Loaded =
+    | { readonly ok: true; readonly value: Record<string, unknown> }
+    | { readonly ok: false; readonly error: ErrorView };
+  const mapping = (text: string, what: string): Loaded => {
     try {
       const value = loadYaml(text, { flavor: "salt", filename: what });
-      if (value === null || value === undefined) return {};
-      if (!isMapping(value) || Array.isArray(value)) {
-        return {
+      if (value === null || value === undefined) return { ok: true, value: {} };
+      if (isMapping(value) && !Array.isArray(value))
+        return { ok: true, value: value as Record<string, unknown> };
+      const message = `${what} must be a mapping (key: value lines), not a list or a scalar`;
+      return {
+        ok: false,
+        error: {
           code: "INPUT_NOT_MAPPING",
-          message: `${what} must be a mapping (key: value lines)`,
+          message,
           file: what,
           line: 1,
-          text: `${what}: must be a mapping (key: value lines) [INPUT_NOT_MAPPING]`,
-        };
-      }
-      return value as Record<string, unknown>;
+          text: `${what}:1: ${message} [INPUT_NOT_MAPPING]`,
+        },
+      };
     } catch (error) {
       if (!isMergeError(error)) throw error;
-      return errorView(error);
+      return { ok: false, error: errorView(error) };
     }
   };
   const grains = mapping(input.grains, "grains");
   const pillar = mapping(input.pillar, "pillar");
-  const bad = [grains, pillar].filter(
-    (v): v is ErrorView => typeof v.code === "string" && typeof v.text === "string",
-  );
-  if (bad.length > 0) return fail(bad);
+  if (!grains.ok || !pillar.ok) {
+    return fail([grains, pillar].flatMap((loaded) => (loaded.ok ? [] : [loaded.error])));
+  }
 
   const recorder = createTraceRecorder();
   const merged: unknown[] = [];
@@ -59,8 +65,8 @@ export function runStack(input: StackInput): StackOutput {
       cwd: ROOT,
       files,
       minionId: input.minionId,
-      grains: grains as Record<string, unknown>,
-      pillar: pillar as Record<string, unknown>,
+      grains: grains.value,
+      pillar: pillar.value,
       spec: "stack()",
       registry: captureRegistry(createRegistry().use(stackMerger()), recorder, merged),
     });
