@@ -51,7 +51,9 @@ export function referencesIn(text) {
 export function relativeLinks(markdown) {
   const targets = new Set();
   // Code is not a link: `f['k'](x)` in a fenced block or an inline span only looks like one.
-  const prose = markdown.replace(/^(\s*)(```|~~~)[^\n]*\n[\s\S]*?^\s*\2[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
+  const prose = markdown
+    .replace(/^(\s*)(```|~~~)[^\n]*\n[\s\S]*?^\s*\2[^\n]*$/gm, "")
+    .replace(/`[^`\n]*`/g, "");
   const linkPattern =
     /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm;
   for (const match of prose.matchAll(linkPattern)) {

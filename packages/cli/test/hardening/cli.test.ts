@@ -211,7 +211,7 @@ describe("process faults", () => {
     }
     expect(withoutPauses(end.stderr)).toBe("");
     tally("faults", 1);
-  }, 120_000);
+  });
 });
 
 describe("hostile minions and user-data through the binary", () => {
