@@ -1,4 +1,4 @@
-import { type PathKey, parseJson } from "@merge/core";
+import { isMergeError, MergeError, type PathKey, parseJson } from "@merge/core";
 import { loadYaml, loadYamlWithPositions, type YamlFlavor, type YamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "./io.js";
 import { readInput } from "./read-input.js";
@@ -30,11 +30,19 @@ export async function loadDocument(
 ): Promise<LoadedDocument> {
   const input = await readInput(name, io);
   const json = isJsonName(name);
-  const value = json
-    ? input.text.trim() === ""
-      ? null
-      : parseJson(input.text, { file: name })
-    : loadYaml(input.text, { flavor, filename: name, values: "exact" });
+  let value: unknown;
+  try {
+    value = json
+      ? input.text.trim() === ""
+        ? null
+        : parseJson(input.text, { file: name })
+      : loadYaml(input.text, { flavor, filename: name, values: "exact" });
+  } catch (error) {
+    // A document the user merges gets the line quoted with a caret under the position. Salt-side files (grains,
+    // pillar, master config) may hold secrets: their lines are never quoted.
+    if (flavor === "pyyaml") throw withExcerpt(error, input.text);
+    throw error;
+  }
   // Positions cost half a parse again; they are needed only for an error message or `--explain`. JSON is YAML
   // enough for them (a JSON document's keys are strings either way).
   let located: YamlWithPositions | undefined | null;
@@ -52,4 +60,26 @@ export async function loadDocument(
       return located?.positionOf(path);
     },
   };
+}
+
+/**
+ * A syntax error (`YAML_PARSE`, `JSON_PARSE`) with `details.excerpt`: the line at its position and the column, which
+ * the CLI prints under the message with a caret (see report.ts). Other errors are returned as they are.
+ */
+function withExcerpt(error: unknown, text: string): unknown {
+  if (!isMergeError(error) || (error.code !== "YAML_PARSE" && error.code !== "JSON_PARSE")) return error;
+  const line = error.source?.line;
+  const column = error.source?.column;
+  if (line === undefined || column === undefined) return error;
+  // PyYAML's line breaks (the only reader whose lines are quoted).
+  const lines = text.split(/\r\n|[\r\n\u0085\u2028\u2029]/);
+  const shown = lines[line - 1];
+  if (shown === undefined) return error;
+  return new MergeError(error.code, error.message, {
+    path: error.keys,
+    source: error.source,
+    plugin: error.plugin,
+    cause: error.cause,
+    details: { ...error.details, excerpt: { line, column, text: shown } },
+  });
 }

@@ -73,7 +73,9 @@ describe("merge docs", () => {
     const run = merge(["docs", "docs/bad.yml"]);
     expect(run.status).toBe(1);
     // PyYAML's mark too: a flow sequence runs on whatever the indentation, and `other:` ends it with a ':'.
-    expect(run.stderr).toMatch(/^error: docs\/bad\.yml:3:6: .+ \[YAML_PARSE\]\n$/);
+    expect(run.stderr).toMatch(
+      /^error: docs\/bad\.yml:3:6: .+ \[YAML_PARSE\]\n {4}3 \| other: 3\n {6}\| {6}\^\n$/,
+    );
   });
 
   it("reports a malformed spec with its offset", () => {

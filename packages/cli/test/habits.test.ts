@@ -67,3 +67,26 @@ describe("a mistyped merger name or option in a spec", () => {
     );
   });
 });
+
+describe("a syntax error in a document", () => {
+  it("quotes the line with a caret under the position", () => {
+    const run = merge(["docs", "docs/bad.yml"]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      "error: docs/bad.yml:3:6: expected ',' or the end of the flow collection, but found ':' (a simple key must be on one line) [YAML_PARSE]\n" +
+        "    3 | other: 3\n" +
+        "      |      ^\n",
+    );
+    const tab = merge(["docs", "-"], { input: "a:\tb: c\n" });
+    expect(tab.stderr).toContain("    1 | a:\\tb: c\n      |   ^\n");
+  });
+
+  it("never quotes a Salt-side file, which may hold secrets", () => {
+    const run = merge(["stack", "stack.cfg", "--minion-id", "x", "--pillar", "-"], {
+      input: "password: [s3cret\n",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("[YAML_PARSE]");
+    expect(run.stderr).not.toContain("s3cret");
+  });
+});

@@ -1,8 +1,20 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startMerge } from "./spawn.js";
+
+let saves = 0;
+
+/**
+ * Saves a file as editors do, a new file renamed over the old one, so that the command never reads it half-written
+ * (a truncated file is an empty document, which a stack skips with a warning).
+ */
+function save(path: string, text: string): void {
+  const temp = `${path}.${++saves}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, path);
+}
 
 /** Resolves once `text()` has `count` occurrences of `marker`; rejects if the process ends first. */
 function until(text: () => string, marker: string, count: number, ended: Promise<unknown>): Promise<void> {
@@ -27,7 +39,6 @@ describe("--watch", () => {
     writeFileSync(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
     writeFileSync(join(dir, "base.yml"), "port: 22\n");
     const hosts = join(dir, "hosts");
-    const { mkdirSync } = await import("node:fs");
     mkdirSync(hosts);
     writeFileSync(join(hosts, "web1.yml"), "role: web\n");
     const run = startMerge(["stack", "stack.cfg", "--minion-id", "web1", "--watch"], { cwd: dir });
@@ -45,19 +56,26 @@ describe("--watch", () => {
       expect(stdout).toBe("port: 22\nrole: web\n");
 
       // A file the stack config listed (not named on the command line) is watched.
-      writeFileSync(join(hosts, "web1.yml"), "role: db\n");
+      save(join(hosts, "web1.yml"), "role: db\n");
       await until(err, "merge: watching", 2, run.finished);
       expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
       expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
 
-      // A bad edit prints the error and keeps watching.
-      writeFileSync(join(dir, "base.yml"), "port: [\n");
+      // A bad edit prints the error, never ends the run, and keeps watching what the last good run read.
+      save(join(dir, "base.yml"), "port: [\n");
       await until(err, "merge: watching", 3, run.finished);
-      expect(stderr).toMatch(/error: .*base\.yml:\d+:\d+: .*\[YAML_PARSE\]\nmerge: watching 3 files/);
+      expect(stderr).toMatch(/error: base\.yml:1:\d+: .*\[YAML_PARSE\]\nmerge: watching 3 files/);
 
-      // Fixing it renders again.
-      writeFileSync(join(dir, "base.yml"), "port: 2222\n");
+      // So does a broken stack config, with the file before it still broken.
+      save(join(dir, "stack.cfg"), "base.yml\n{% for x in %}\n");
       await until(err, "merge: watching", 4, run.finished);
+      expect(stderr).toMatch(/error: .*stack\.cfg.*\]\nmerge: watching 3 files/);
+
+      // Fixing both renders again.
+      save(join(dir, "base.yml"), "port: 2222\n");
+      await until(err, "merge: watching", 5, run.finished);
+      save(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
+      await until(err, "merge: watching", 6, run.finished);
       expect(stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
       expect(run.child.exitCode).toBe(null);
     } finally {

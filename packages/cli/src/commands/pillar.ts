@@ -52,6 +52,7 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
       const before = merged.length;
       const result = loadStack(loaderOptions);
       for (const warning of result.warnings) {
+        if (warning.file !== undefined) noteFile(io, resolve(baseDir, warning.file));
         warn(
           io,
           `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`,

@@ -37,6 +37,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const result = loadStack({ ...loaderOptions, minionId, pillar: pillar ?? {}, grains: grains ?? {} });
   for (const file of result.files) noteFile(io, file);
   for (const warning of result.warnings) {
+    // A file skipped with a warning (not a mapping) is still one the result depends on: --watch watches it.
+    if (warning.file !== undefined) noteFile(io, warning.file);
     warn(io, `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`);
   }
   const base = stackBase(positionals, io.cwd);
