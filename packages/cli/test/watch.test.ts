@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startMerge } from "./spawn.js";
+import { type Running, startMerge } from "./spawn.js";
 
 let saves = 0;
 
@@ -16,18 +16,23 @@ function save(path: string, text: string): void {
   renameSync(temp, path);
 }
 
-/** Resolves once `text()` has `count` occurrences of `marker`; rejects if the process ends first. */
-function until(text: () => string, marker: string, count: number, ended: Promise<unknown>): Promise<void> {
+/**
+ * Resolves once `text()` has `count` occurrences of `marker`, looked at whenever the process writes to standard error;
+ * rejects if the process ends first. No clock: it waits for the process, however long a busy machine makes it take.
+ */
+function until(text: () => string, marker: string, count: number, run: Running): Promise<void> {
+  const enough = () => text().split(marker).length - 1 >= count;
   return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (text().split(marker).length - 1 >= count) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 20);
-    ended.then(() => {
-      clearInterval(timer);
-      if (text().split(marker).length - 1 >= count) resolve();
+    if (enough()) return resolve();
+    const look = () => {
+      if (!enough()) return;
+      run.child.stderr?.off("data", look);
+      resolve();
+    };
+    run.child.stderr?.on("data", look);
+    run.finished.then(() => {
+      run.child.stderr?.off("data", look);
+      if (enough()) resolve();
       else reject(new Error(`merge ended before printing "${marker}" ${count} times: ${text()}`));
     });
   });
@@ -52,30 +57,30 @@ describe("--watch", () => {
     });
     const err = () => stderr;
     try {
-      await until(err, "merge: watching 3 files (Ctrl-C to stop)\n", 1, run.finished);
+      await until(err, "merge: watching 3 files (Ctrl-C to stop)\n", 1, run);
       expect(stdout).toBe("port: 22\nrole: web\n");
 
       // A file the stack config listed (not named on the command line) is watched.
       save(join(hosts, "web1.yml"), "role: db\n");
-      await until(err, "merge: watching", 2, run.finished);
+      await until(err, "merge: watching", 2, run);
       expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
       expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
 
       // A bad edit prints the error, never ends the run, and keeps watching what the last good run read.
       save(join(dir, "base.yml"), "port: [\n");
-      await until(err, "merge: watching", 3, run.finished);
+      await until(err, "merge: watching", 3, run);
       expect(stderr).toMatch(/error: base\.yml:1:\d+: .*\[YAML_PARSE\]\nmerge: watching 3 files/);
 
       // So does a broken stack config, with the file before it still broken.
       save(join(dir, "stack.cfg"), "base.yml\n{% for x in %}\n");
-      await until(err, "merge: watching", 4, run.finished);
+      await until(err, "merge: watching", 4, run);
       expect(stderr).toMatch(/error: .*stack\.cfg.*\]\nmerge: watching 3 files/);
 
       // Fixing both renders again.
       save(join(dir, "base.yml"), "port: 2222\n");
-      await until(err, "merge: watching", 5, run.finished);
+      await until(err, "merge: watching", 5, run);
       save(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
-      await until(err, "merge: watching", 6, run.finished);
+      await until(err, "merge: watching", 6, run);
       expect(stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
       expect(run.child.exitCode).toBe(null);
     } finally {

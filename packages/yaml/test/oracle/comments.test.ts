@@ -64,5 +64,5 @@ describe.runIf(runOracle)(`comments written by the emitter are comments to ${ora
       if (ours(commented) !== ours(plain)) failures.push(`ours ${where}: ${JSON.stringify(commented)}`);
     });
     expect(failures.slice(0, 10)).toEqual([]);
-  }, 300_000);
+  });
 });
