@@ -2,6 +2,7 @@
 // printing, Jinja scoping for loops, macros with varargs/kwargs, attribute vs item lookup, and positions on
 // every error. It extends nunjucks' own Compiler and emits calls into our runtime (runtime.ts), which the
 // rendered code receives as its `runtime` argument — nunjucks' global runtime is never modified.
+import { PyFloat } from "@merge/core";
 import { type NjAny, njCompiler, njNodes, njRuntime } from "./nunjucks-internals.js";
 import { parseTemplate } from "./parser.js";
 
@@ -169,6 +170,25 @@ class PyCompiler extends BaseCompiler {
     this._emit(` : ${t})`);
   }
 
+  compileLiteral(node: NjAny, frame: NjAny): void {
+    const value = node.value;
+    if (value instanceof PyFloat) this._emit(`runtime.pyFloat(${value.value})`);
+    else if (typeof value === "bigint") this._emit(`${value}n`);
+    else super.compileLiteral(node, frame);
+  }
+
+  compileNeg(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pyNeg(");
+    this.compile(node.target, frame);
+    this._emit(")");
+  }
+
+  compilePos(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pyPos(");
+    this.compile(node.target, frame);
+    this._emit(")");
+  }
+
   compileNot(node: NjAny, frame: NjAny): void {
     this._emit("!runtime.pyBool(");
     this.compile(node.target, frame);
@@ -202,7 +222,7 @@ class PyCompiler extends BaseCompiler {
     this.binCall("pyMod", node, frame, true);
   }
   compilePow(node: NjAny, frame: NjAny): void {
-    this.binCall("pyPow", node, frame);
+    this.binCall("pyPow", node, frame, true);
   }
   compileIn(node: NjAny, frame: NjAny): void {
     this.binCall("pyIn", node, frame, true);
@@ -245,8 +265,9 @@ class PyCompiler extends BaseCompiler {
   }
 
   compileDict(node: NjAny, frame: NjAny): void {
-    // Keys may be any expression in Jinja; build through a helper so `__proto__` stays data.
-    this._emit("runtime.pyDict([");
+    // Keys may be any expression in Jinja; build through a helper so `__proto__` stays data. A dict literal is a
+    // PyDict; keyword arguments (`f(a=1)`) a plain object of names, which nunjucks then marks.
+    this._emit(node.typename === "KeywordArgs" ? "runtime.pyKwargs([" : "runtime.pyDict([");
     node.children.forEach((pair: NjAny, i: number) => {
       if (i > 0) this._emit(", ");
       const key = pair.key;

@@ -1,6 +1,7 @@
 // Jinja syntax nunjucks lacks, added by extending nunjucks' own parser: `for ... if cond`, `{% do %}`, slices,
 // dot access kept distinct from subscripts, `True/False/None`, and Salt's serializer tags (`import_yaml`,
 // `load_yaml ... endload` and friends).
+import { PyFloat } from "@merge/core";
 import { type NjAny, njLexer, njNodes, njParser } from "./nunjucks-internals.js";
 
 const Node = njNodes.Node;
@@ -257,7 +258,12 @@ class PyParser extends BaseParser {
   }
 
   parsePrimary(noPostfix?: boolean): NjAny {
-    const node = super.parsePrimary(true);
+    const tok = this.peekToken();
+    let node: NjAny;
+    if (tok && (tok.type === njLexer.TOKEN_INT || tok.type === njLexer.TOKEN_FLOAT)) {
+      this.nextToken();
+      node = new njNodes.Literal(tok.lineno, tok.colno, numberLiteral(tok.type, tok.value));
+    } else node = super.parsePrimary(true);
     // Jinja spells the constants True/False/None too.
     if (node instanceof njNodes.Symbol && !(node instanceof njNodes.Literal)) {
       if (node.value === "True" || node.value === "False" || node.value === "None") {
@@ -384,6 +390,19 @@ class PyParser extends BaseParser {
     }
     return new PySlice(open.lineno, open.colno, target, parts[0] ?? null, parts[1] ?? null, parts[2] ?? null);
   }
+}
+
+/**
+ * The value of a number literal, as Python reads it: an int of any size (a `bigint` past 2^53) or a float, a whole
+ * float as a `PyFloat` (`1.0`, `2e3`) so that it stays a float.
+ */
+function numberLiteral(type: string, text: string): number | bigint | PyFloat {
+  if (type === njLexer.TOKEN_INT) {
+    const n = Number.parseInt(text, 10);
+    return Number.isSafeInteger(n) ? n : BigInt(text);
+  }
+  const x = Number.parseFloat(text);
+  return Number.isInteger(x) ? new PyFloat(x) : x;
 }
 
 const KEYWORDS = new Set(["and", "or", "not", "else", "if", "is", "in"]);
