@@ -18,6 +18,7 @@ export {
   type UserData,
   type UserDataOptions,
 } from "./mime.js";
+export { type ModulesConfigOptions, type ModulesConfigResult, modulesConfig } from "./modules-config.js";
 export { type MergeManyDictsOptions, type MergeManyDictsResult, mergeManyDicts } from "./mergemanydict.js";
 export { formatCloudConfig } from "./output.js";
 export {
@@ -57,4 +58,12 @@ export {
   type RenderedTemplate,
   type TemplateRenderer,
 } from "./templates.js";
+export {
+  cloudInitSchemaCandidates,
+  findCloudInitSchema,
+  loadSchema,
+  type ValidateOptions,
+  type ValidationResult,
+  validateCloudConfig,
+} from "./validate.js";
 export { type MergeUserDataOptions, mergeUserData, type UserDataResult } from "./user-data.js";
