@@ -18,6 +18,7 @@ import type { InstanceData } from "./instance-data.js";
 import { mergeManyDicts } from "./mergemanydict.js";
 import { isPythonSpace } from "./python-text.js";
 import { createTemplateRenderer, detectTemplate, type TemplateRenderer } from "./templates.js";
+import { loadYaml12 } from "@merge/yaml";
 import { loadPartYaml } from "./yaml.js";
 
 export interface SystemConfigOptions {
@@ -40,6 +41,8 @@ export interface SystemConfigOptions {
   readonly instanceData?: InstanceData;
   /** The representation of `result.value` (`result.exact` is always the exact model). Default `plain`. */
   readonly values?: "plain" | "exact";
+  /** `1.1` (default): read the files as cloud-init does (PyYAML); `1.2`: with the YAML 1.2 core schema instead. */
+  readonly yaml?: "1.1" | "1.2";
   readonly registry?: Registry;
   /** Report unknown merger options as `UNKNOWN_OPTION` errors instead of ignoring them as cloud-init does. */
   readonly strict?: boolean;
@@ -118,7 +121,7 @@ export interface SystemConfigResult {
  */
 export async function loadSystemConfig(options: SystemConfigOptions): Promise<SystemConfigResult> {
   const cwd = options.cwd ?? process.cwd();
-  const reader = new ConfigReader(options.instanceData, cwd);
+  const reader = new ConfigReader(options.instanceData, cwd, options.yaml === "1.2");
   const files: SystemConfigFile[] = [];
 
   const base = await reader.read(options.file, "base");
@@ -241,6 +244,7 @@ class ConfigReader {
   constructor(
     private readonly instanceData: InstanceData | undefined,
     private readonly cwd: string,
+    private readonly yaml12: boolean,
   ) {}
 
   async read(path: string, role: "base" | "conf.d"): Promise<SystemConfigFile> {
@@ -295,7 +299,9 @@ class ConfigReader {
     }
     let doc: unknown;
     try {
-      doc = loadPartYaml(text, path);
+      doc = this.yaml12
+        ? loadYaml12(text, { filename: path, values: "exact" }).value
+        : loadPartYaml(text, path);
     } catch (error) {
       if (isMergeError(error) && error.code.startsWith("YAML_")) {
         this.warn("SYSTEM_CONFIG_IGNORED", `${path}: failed loading YAML: ${error.message}`, path);

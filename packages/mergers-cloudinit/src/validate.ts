@@ -2,7 +2,6 @@ import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  formatPath,
   getItem,
   isMapping,
   isPyFloat,
@@ -184,7 +183,7 @@ export async function validateCloudConfig(
     (code: "SCHEMA_VALIDATION" | "SCHEMA_DEPRECATED") => (problem: { path: PathKey[]; message: string }) =>
       new MergeError(
         code,
-        `${problem.path.length === 0 ? "(top level)" : formatPath(problem.path)}: ${problem.message}`,
+        problem.path.length === 0 ? `the configuration ${problem.message}` : problem.message,
         {
           path: problem.path,
           source: options.locate?.(problem.path),
