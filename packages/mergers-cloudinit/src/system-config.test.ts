@@ -86,12 +86,17 @@ describe("loadSystemConfig", () => {
     expect(result.value).toEqual({ conf_d: "  elsewhere.d ", a: "elsewhere" });
     expect(result.confd).toEqual({ path: "elsewhere.d", from: "conf_d", exists: true });
     const none = tree({ "cloud.cfg": "conf_d: ''\na: base\n", "cloud.cfg.d/x.cfg": "a: default\n" });
-    expect((await loadSystemConfig({ file: "cloud.cfg", cwd: none })).value).toEqual({ conf_d: "", a: "base" });
+    expect((await loadSystemConfig({ file: "cloud.cfg", cwd: none })).value).toEqual({
+      conf_d: "",
+      a: "base",
+    });
   });
 
   it("stops where cloud-init raises: conf_d not a string, unknown mergers, text that is not UTF-8", async () => {
     const cwd = tree({ "cloud.cfg": "conf_d: 1\n" });
-    await expect(loadSystemConfig({ file: "cloud.cfg", cwd })).rejects.toMatchObject({ code: "SYSTEM_CONFIG" });
+    await expect(loadSystemConfig({ file: "cloud.cfg", cwd })).rejects.toMatchObject({
+      code: "SYSTEM_CONFIG",
+    });
     const merger = tree({ "cloud.cfg": "merge_how: 'nope()'\na: 1\n" });
     await expect(loadSystemConfig({ file: "cloud.cfg", cwd: merger })).rejects.toMatchObject({
       code: "UNKNOWN_MERGER",
@@ -117,7 +122,11 @@ describe("loadSystemConfig", () => {
     expect(rendered.value).toEqual({ region: "eu-1", zone: "CI_MISSING_JINJA_VAR/nope" });
     expect(rendered.files[0]).toMatchObject({ rendered: true, status: "merged" });
     expect(rendered.warnings).toEqual([
-      { code: "TEMPLATE_MISSING_VARIABLE", message: "cloud.cfg: the instance data has no 'nope'", file: "cloud.cfg" },
+      {
+        code: "TEMPLATE_MISSING_VARIABLE",
+        message: "cloud.cfg: the instance data has no 'nope'",
+        file: "cloud.cfg",
+      },
     ]);
     // Read as YAML, `{{ v1.nope }}` is a mapping used as a key, which PyYAML refuses: cloud-init reads {}.
     const plain = await loadSystemConfig({ file: "cloud.cfg", cwd });
@@ -135,13 +144,20 @@ describe("loadSystemConfig", () => {
   it("reads YAML 1.2 when asked", async () => {
     const cwd = tree({ "cloud.cfg": "on: yes\nmode: 0755\n" });
     expect((await loadSystemConfig({ file: "cloud.cfg", cwd })).value).toEqual({ true: true, mode: 493 });
-    expect((await loadSystemConfig({ file: "cloud.cfg", cwd, yaml: "1.2" })).value).toEqual({ on: "yes", mode: 755 });
+    expect((await loadSystemConfig({ file: "cloud.cfg", cwd, yaml: "1.2" })).value).toEqual({
+      on: "yes",
+      mode: 755,
+    });
   });
 
   it("numbers trace events by the file in result.files", async () => {
     const cwd = tree({ "cloud.cfg": "a: base\nb: base\n", "cloud.cfg.d/x.cfg": "a: confd\n" });
     const events: TraceEvent[] = [];
-    const result = await loadSystemConfig({ file: "cloud.cfg", cwd, trace: { record: (e) => events.push(e) } });
+    const result = await loadSystemConfig({
+      file: "cloud.cfg",
+      cwd,
+      trace: { record: (e) => events.push(e) },
+    });
     const at = (key: string) => events.filter((e) => e.path[0] === key).map((e) => [e.action, e.document]);
     expect(at("a")).toEqual([
       ["added", 1],
