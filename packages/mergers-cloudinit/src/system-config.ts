@@ -314,10 +314,14 @@ class ConfigReader {
     if (!isMapping(doc)) {
       const error = new MergeError(
         "SYSTEM_CONFIG",
-        `${path} holds ${pythonType(doc)}, not a mapping; cloud-init reads it as {}`,
+        `the file holds ${pythonType(doc)}, not a mapping; cloud-init reads it as {}`,
         { source: { file: path } },
       );
-      this.warn("SYSTEM_CONFIG_IGNORED", error.message, path);
+      this.warn(
+        "SYSTEM_CONFIG_IGNORED",
+        `${path} holds ${pythonType(doc)}, not a mapping; cloud-init reads it as {}`,
+        path,
+      );
       return { path, role, status: "ignored", rendered, error, text };
     }
     const document = doc as PyDict;

@@ -33,7 +33,10 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     registry,
     trace: recorder,
   });
-  for (const warning of result.warnings) warn(io, `${warning.message} [${warning.code}]`);
+  // With --strict an ignored file is an error below, not also a warning.
+  for (const warning of result.warnings)
+    if (!(strict && warning.code === "SYSTEM_CONFIG_IGNORED"))
+      warn(io, `${warning.message} [${warning.code}]`);
 
   const problems: MergeError[] = [];
   if (strict) {
