@@ -300,20 +300,22 @@ function reportTemplate(
   instanceData: InstanceData | undefined,
   report: (error: MergeError, what: string) => void,
 ): void {
+  // A file that is itself the template part is named once; a part of a MIME message after the file's name.
+  const where = template.name === input ? `${input}: the template` : `${input}: template ${template.name}`;
   if (template.missing.length > 0) {
     warn(
       io,
-      `${input}: template ${template.name}: the instance data has no ${template.missing.map((name) => `'${name}'`).join(", ")}, printed as CI_MISSING_JINJA_VAR/... as cloud-init does`,
+      `${where}: the instance data has no ${template.missing.map((name) => `'${name}'`).join(", ")}, printed as CI_MISSING_JINJA_VAR/... as cloud-init does`,
     );
   }
   if (template.status === "other") {
-    warn(io, `${input}: template ${template.name} renders to ${template.type}, which is not cloud-config`);
+    warn(io, `${where} renders to ${template.type}, which is not cloud-config`);
   } else if (template.status === "ignored") {
     if (template.error !== undefined)
       report(template.error, `template ${template.name} ignored, as cloud-init would`);
     else if (instanceData === undefined) {
-      warn(io, `${input}: template ${template.name} skipped: ${template.reason} (give --instance-data FILE)`);
-    } else warn(io, `${input}: template ${template.name} ignored, as cloud-init would: ${template.reason}`);
+      warn(io, `${where} skipped: ${template.reason} (give --instance-data FILE)`);
+    } else warn(io, `${where} ignored, as cloud-init would: ${template.reason}`);
   }
 }
 
