@@ -1,10 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default defineConfig({
-  test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // Tests assert behaviour, not speed: the fixture and oracle suites replay thousands of documents and must pass
-    // on a busy 2-core machine too, so no test is cut short by vitest's 5 s default.
-    testTimeout: 300_000,
-  },
-});
+export default packageTestConfig();
