@@ -63,5 +63,5 @@ describe(`## template: jinja parts rendered and merged as cloud-init ${fixture.c
     expect(rendered).toBeGreaterThan(300);
     expect(problems.slice(0, 5)).toEqual([]);
     expect(problems.length).toBe(0);
-  }, 300_000);
+  });
 });
