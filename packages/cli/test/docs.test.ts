@@ -113,7 +113,9 @@ describe("merge docs", () => {
 
   it("reports YAML errors as file:line:col", () => {
     // YAML 1.2 (the default) marks where the yaml package sees the error; 1.1 where PyYAML does.
-    expect(merge(["docs", "docs/bad.yml"]).stderr).toMatch(/^error: docs\/bad\.yml:3:1: .+ \[YAML_PARSE\]\n$/);
+    expect(merge(["docs", "docs/bad.yml"]).stderr).toMatch(
+      /^error: docs\/bad\.yml:3:1: .+ \[YAML_PARSE\]\n$/,
+    );
     const run = merge(["docs", "--yaml", "1.1", "docs/bad.yml"]);
     expect(run.status).toBe(1);
     // PyYAML's mark too: a flow sequence runs on whatever the indentation, and `other:` ends it with a ':'.
