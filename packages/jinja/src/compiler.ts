@@ -12,6 +12,15 @@ const BaseCompiler: NjAny = njCompiler.Compiler;
 export interface CompileNames {
   readonly filters: ReadonlySet<string>;
   readonly tests: ReadonlySet<string>;
+  /** Salt's serializer tags (`import_yaml`, `load_json ... endload`, ...); default true. */
+  readonly saltTags?: boolean;
+  /** Jinja's `trim_blocks`: the first newline after a block tag or a comment is dropped. Default false. */
+  readonly trimBlocks?: boolean;
+  /**
+   * Printing (`{{ x }}`) hands each value and the name it was looked up by to `env.pyUndefinedText(value, name)`,
+   * which returns the text an undefined value prints as (and any other value as it is). Default false.
+   */
+  readonly undefinedText?: boolean;
 }
 
 function str(s: string): string {
@@ -48,6 +57,22 @@ const ACCOUNT = "env.pyState.account";
 /** Whether a call's arguments hold a `*` or `**` splat. */
 function hasSplat(args: NjAny): boolean {
   return (args.children as NjAny[]).some((c) => c.typename === "PyStarArgs" || c.typename === "PyStarKwargs");
+}
+
+/** The name Jinja gives an undefined value: the variable, the attribute or the literal key looked up last. */
+function undefinedName(node: NjAny): string {
+  switch (node?.typename) {
+    case "Symbol":
+      return String(node.value);
+    case "PyAttr":
+      return String(node.val.value);
+    case "LookupVal":
+      return node.val?.typename === "Literal" && node.val.value !== null
+        ? String(node.val.value)
+        : describe(node);
+    default:
+      return describe(node);
+  }
 }
 
 class PyCompiler extends BaseCompiler {
@@ -115,7 +140,11 @@ class PyCompiler extends BaseCompiler {
       } else {
         this.pos(child);
         this._emit(`${this.buffer} += runtime.pyOut(`);
-        this.compile(child, frame);
+        if (this.names.undefinedText === true) {
+          this._emit("env.pyUndefinedText(");
+          this.compile(child, frame);
+          this._emit(`, ${str(undefinedName(child))})`);
+        } else this.compile(child, frame);
         this._emitLine(`, ${ACCOUNT});`);
       }
     }
@@ -666,6 +695,8 @@ class PyCompiler extends BaseCompiler {
 /** Compiles template text to the JavaScript source of a nunjucks template module (`{root, b_*}`). */
 export function compileTemplate(src: string, name: string, names: CompileNames): string {
   const compiler = new PyCompiler(name, names);
-  compiler.compile(parseTemplate(src, []));
+  compiler.compile(
+    parseTemplate(src, [], { saltTags: names.saltTags !== false, trimBlocks: names.trimBlocks === true }),
+  );
   return compiler.getCode();
 }

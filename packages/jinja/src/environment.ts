@@ -104,6 +104,10 @@ export class PyEnvironment extends NjEnvironment {
   declare pyCompiled: number;
   declare pyParsed: Map<string, { value: unknown }>;
   declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
+  /** No template loader: `include`, `import`, `from` and `extends` fail as in a Jinja environment without one. */
+  declare pyNoLoader: boolean | undefined;
+  /** What printing passes each value through when compiled with `undefinedText` (see `CompileNames`). */
+  declare pyUndefinedText: ((value: unknown, name: string) => unknown) | undefined;
 
   /** Resolves a template name as Jinja's FileSystemLoader would, inside the config's directory. */
   pyResolve(name: string): string | undefined {
@@ -127,6 +131,8 @@ export class PyEnvironment extends NjEnvironment {
    * once; the next run checks again (by size and mtime) and recompiles a file that changed.
    */
   pyLoad(name: string): NjAny {
+    // Jinja's error for an environment without a loader (a TypeError in Python).
+    if (this.pyNoLoader === true) throw new TemplateProblem("no loader for this environment specified");
     const state = this.pyState as RenderState;
     state.session ??= this.pySessionFor(state.vars, state.cfgPath);
     const key = `\0tpl\0${name}`;

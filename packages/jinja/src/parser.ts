@@ -39,6 +39,9 @@ class PyParser extends BaseParser {
     super(...args);
   }
 
+  /** Whether Salt's serializer tags are known (set by `parseTemplate`). */
+  declare pySaltTags: boolean;
+
   parseStatement(): NjAny {
     const tok = this.peekToken();
     if (tok && tok.type === njLexer.TOKEN_SYMBOL) {
@@ -46,8 +49,10 @@ class PyParser extends BaseParser {
       if (tok.value === "do") return this.parseDo();
       if (tok.value === "with") return this.parseWith();
       if (tok.value === "for") return this.parsePyFor();
-      if (IMPORT_TAGS[tok.value] !== undefined) return this.parseImportData(IMPORT_TAGS[tok.value] as string);
-      if (LOAD_TAGS[tok.value] !== undefined) return this.parseLoadData(LOAD_TAGS[tok.value] as string);
+      if (this.pySaltTags && IMPORT_TAGS[tok.value] !== undefined)
+        return this.parseImportData(IMPORT_TAGS[tok.value] as string);
+      if (this.pySaltTags && LOAD_TAGS[tok.value] !== undefined)
+        return this.parseLoadData(LOAD_TAGS[tok.value] as string);
     }
     return super.parseStatement();
   }
@@ -484,8 +489,9 @@ function parsePyString(tokens: NjAny, quote: string): string {
   return out;
 }
 
-function balancedTokens(src: string): NjAny {
-  const tokens = njLexer.lex(src, {});
+function balancedTokens(src: string, trimBlocks: boolean): NjAny {
+  // nunjucks' trimBlocks drops the newline after a block tag; Jinja's trim_blocks also drops it after a comment.
+  const tokens = njLexer.lex(src, { trimBlocks });
   tokens._parseString = (quote: string) => parsePyString(tokens, quote);
   const next = tokens.nextToken.bind(tokens);
   // nunjucks rejects a `#}` in template text ("unexpected end of comment"); Jinja prints it. The tokenizer reads a
@@ -525,6 +531,8 @@ function balancedTokens(src: string): NjAny {
       if (/^\d+(\.\d*)?[eE][+-]?\d+$/.test(digits))
         return { ...tok, type: njLexer.TOKEN_FLOAT, value: digits };
     }
+    if (trimBlocks && tok && tok.type === njLexer.TOKEN_COMMENT && tokens.current() === "\n")
+      tokens.forward();
     if (tok) {
       if (tok.type === njLexer.TOKEN_LEFT_CURLY) depth++;
       else if (tok.type === njLexer.TOKEN_RIGHT_CURLY) depth = Math.max(0, depth - 1);
@@ -535,9 +543,20 @@ function balancedTokens(src: string): NjAny {
   return tokens;
 }
 
+/** Syntax choices: Salt's serializer tags (default on) and Jinja's `trim_blocks` (default off). */
+export interface ParseOptions {
+  readonly saltTags?: boolean;
+  readonly trimBlocks?: boolean;
+}
+
 /** Parses (already newline-normalised) template text into a nunjucks AST with the Jinja additions above. */
-export function parseTemplate(src: string, extensions: readonly unknown[]): NjAny {
-  const parser = new PyParser(balancedTokens(src));
+export function parseTemplate(
+  src: string,
+  extensions: readonly unknown[],
+  options: ParseOptions = {},
+): NjAny {
+  const parser = new PyParser(balancedTokens(src, options.trimBlocks === true));
+  parser.pySaltTags = options.saltTags !== false;
   parser.extensions = extensions;
   return parser.parseAsRoot();
 }
