@@ -8,7 +8,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -25,7 +25,11 @@ delete env.FORCE_COLOR;
 for (const file of process.argv.slice(2)) {
   const path = resolve(file);
   const text = readFileSync(path, "utf8");
-  let out = text.replace(/```console\n\$ (.+)\n([\s\S]*?)```/g, (_block, command, output) => {
+  // In docs/, only blocks that start in a directory of the repository (`$ cd DIR && ...`) are real runs; the others
+  // show files that are not in the repository. The README's blocks all run from the root.
+  const checked = (command) => !path.includes(`${sep}docs${sep}`) || command.startsWith("cd ");
+  let out = text.replace(/```console\n\$ (.+)\n([\s\S]*?)```/g, (block, command, output) => {
+    if (!checked(command)) return block;
     const run = spawnSync("sh", ["-c", command], {
       cwd: repo,
       encoding: "utf8",

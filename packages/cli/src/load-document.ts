@@ -66,7 +66,7 @@ export async function loadDocument(
  * A syntax error (`YAML_PARSE`, `JSON_PARSE`) with `details.excerpt`: the line at its position and the column, which
  * the CLI prints under the message with a caret (see report.ts). Other errors are returned as they are.
  */
-function withExcerpt(error: unknown, text: string): unknown {
+export function withExcerpt(error: unknown, text: string): unknown {
   if (!isMergeError(error) || (error.code !== "YAML_PARSE" && error.code !== "JSON_PARSE")) return error;
   const line = error.source?.line;
   const column = error.source?.column;

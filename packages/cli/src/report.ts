@@ -56,13 +56,21 @@ function excerptLines(excerpt: unknown, paint: ReturnType<typeof painter>): stri
 }
 
 /** ` (did you mean "append"?)` for a mistyped merger name or option in a spec (`lst(append)`, `list(apend)`). */
-function hintFor(error: { readonly code: string; readonly details?: unknown }): string {
+function hintFor(error: {
+  readonly code: string;
+  readonly message: string;
+  readonly details?: unknown;
+}): string {
   const details = (error.details ?? {}) as Record<string, unknown>;
   const words = (value: unknown) => (Array.isArray(value) ? value.filter((v) => typeof v === "string") : []);
   if (error.code === "UNKNOWN_MERGER" && typeof details.name === "string") {
     return didYouMean(details.name, words(details.known));
   }
-  if (error.code === "UNKNOWN_OPTION" && typeof details.option === "string") {
+  if (
+    error.code === "UNKNOWN_OPTION" &&
+    typeof details.option === "string" &&
+    !/did you mean/.test(error.message)
+  ) {
     return didYouMean(details.option, words(details.valid));
   }
   return "";

@@ -16,7 +16,12 @@ function blocksOf(path: string) {
   }));
 }
 const blocks = blocksOf(join(PACKAGE_DIR, "README.md"));
-const docBlocks = [...blocksOf(join(REPO, "docs", "cli.md")), ...blocksOf(join(REPO, "docs", "explain.md"))];
+// In docs/, the blocks that run in a directory of the repository (`$ cd DIR && ...`); the others show files that are
+// not in the repository.
+const docBlocks = [
+  ...blocksOf(join(REPO, "docs", "cli.md")),
+  ...blocksOf(join(REPO, "docs", "explain.md")),
+].filter((block) => block.command.startsWith("cd "));
 
 const shim = mkdtempSync(join(tmpdir(), "merge-readme-"));
 writeFileSync(join(shim, "merge"), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);

@@ -11,6 +11,7 @@ describe("docs/cli.md", () => {
     [],
     ["docs"],
     ["cloud-config"],
+    ["system-config"],
     ["stack"],
     ["mysql"],
     ["pillar"],

@@ -7,6 +7,7 @@ import { createCliRegistry, createOutputOptions, finish, noteFile, requiredStrin
 import { entryName, loadMasterConfig } from "./master-config.js";
 import { mappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
+import { saltYaml } from "./checks.js";
 
 /**
  * `merge pillar`: the `ext_pillar:` list of a master configuration, run in order the way Salt compiles a minion's
@@ -15,6 +16,7 @@ import type { CommandInput } from "./table.js";
  */
 export async function execute({ values, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "pillar");
+  saltYaml(values, "pillar");
   const file = requiredString(values, "config", "pillar");
   const minionId = requiredString(values, "minion-id", "pillar");
   const grains = (await mappingFile(values, "grains", io)) ?? {};

@@ -8,9 +8,11 @@ import type { CliIO } from "../io.js";
 import { loadDocument } from "../load-document.js";
 import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import type { CommandInput, ParsedValues } from "./table.js";
+import { saltYaml } from "./checks.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "stack");
+  saltYaml(values, "stack");
   const minionId = requiredString(values, "minion-id", "stack");
   const spec = values.spec as string | undefined;
   const [pillar, grains, opts] = await Promise.all([
