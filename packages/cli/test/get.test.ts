@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { merge, REPO } from "./helpers.js";
@@ -41,6 +43,16 @@ describe("--get KEY", () => {
     expect(merge(["docs", "--get", "version", "-f", "json", "-"], { input: "version: 9.0\n" }).stdout).toBe(
       "9.0\n",
     );
+  });
+
+  it("keeps a stack's whole float a float, as Salt computes the stack", () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-get-"));
+    writeFileSync(join(dir, "stack.cfg"), "a.yml\n");
+    writeFileSync(join(dir, "a.yml"), "version: 9.0\nports: {8080: web}\n");
+    const args = ["stack", "stack.cfg", "--minion-id", "web1"];
+    expect(merge([...args, "--get", "version"], { cwd: dir }).stdout).toBe("9.0\n");
+    expect(merge([...args, "--get", "ports.8080"], { cwd: dir }).stdout).toBe("web\n");
+    expect(merge(args, { cwd: dir }).stdout).toBe("version: 9.0\nports:\n  8080: web\n");
   });
 
   it("exits 1 with the nearest existing path when the key names nothing", () => {

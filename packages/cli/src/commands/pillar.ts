@@ -52,7 +52,7 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
         });
       }
       const before = merged.length;
-      const result = loadStack(loaderOptions);
+      const result = loadStack({ ...loaderOptions, values: "exact" });
       for (const warning of result.warnings) {
         if (warning.file !== undefined) noteFile(io, resolve(baseDir, warning.file));
         warn(

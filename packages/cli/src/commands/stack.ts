@@ -36,7 +36,15 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   }
 
   for (const config of positionals) noteFile(io, config);
-  const result = loadStack({ ...loaderOptions, minionId, pillar: pillar ?? {}, grains: grains ?? {} });
+  // The exact model, as Salt computes the stack (`9.0` stays a float); the loader's own mappings, so `--explain` traces
+  // containers taken whole from one file by identity.
+  const result = loadStack({
+    ...loaderOptions,
+    minionId,
+    pillar: pillar ?? {},
+    grains: grains ?? {},
+    values: "exact",
+  });
   for (const file of result.files) noteFile(io, file);
   for (const warning of result.warnings) {
     // A file skipped with a warning (not a mapping) is still one the result depends on: --watch watches it.
@@ -45,8 +53,6 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   }
   const base = stackBase(positionals, io.cwd);
   const title = `merge stack --minion-id ${minionId}${spec === undefined ? "" : ` --spec '${spec}'`}`;
-  // The loader still computes in plain values (a whole float reads as an int there); its result is printed as it is,
-  // which is what `toExact` of it would print, and keeps the identity `--explain` traces containers by.
   return await finish(io, options, result.data, {
     title: base === undefined ? title : `${title}\npaths are relative to ${base.shown}`,
     documents: recorder === undefined ? [] : explainDocuments(result.files, merged, io.cwd, base),

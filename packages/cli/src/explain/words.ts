@@ -62,7 +62,8 @@ export function headerLines(title: string, explanation: Explanation, base?: stri
   for (const input of explanation.documents) {
     const notes: string[] = [];
     if (input.note !== undefined) notes.push(input.note);
-    if (!input.contributed && !(input.note ?? "").startsWith("rejected")) notes.push("contributed nothing");
+    // A rejected part or an ignored file says so already.
+    if (!input.contributed && !/^(rejected|ignored)/.test(input.note ?? "")) notes.push("contributed nothing");
     lines.push(`  ${input.index + 1}. ${input.name}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`);
   }
   for (const removal of explanation.removed) lines.push(describeRemoval(removal));
