@@ -63,7 +63,8 @@ export function headerLines(title: string, explanation: Explanation, base?: stri
     const notes: string[] = [];
     if (input.note !== undefined) notes.push(input.note);
     // A rejected part or an ignored file says so already.
-    if (!input.contributed && !/^(rejected|ignored)/.test(input.note ?? "")) notes.push("contributed nothing");
+    if (!input.contributed && !/^(rejected|ignored)/.test(input.note ?? ""))
+      notes.push("contributed nothing");
     lines.push(`  ${input.index + 1}. ${input.name}${notes.length === 0 ? "" : ` (${notes.join("; ")})`}`);
   }
   for (const removal of explanation.removed) lines.push(describeRemoval(removal));
