@@ -1,6 +1,6 @@
-import { defineConfig } from "vitest/config";
+import { packageTestConfig } from "../vitest.shared.ts";
 
-export default defineConfig({
+export default packageTestConfig({
   test: {
     include: ["src/**/*.test.ts"],
   },

@@ -11,6 +11,9 @@ export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 source scripts/mariadb.sh
 # shellcheck source=scripts/verdaccio.sh
 source scripts/verdaccio.sh
+# shellcheck source=scripts/chromium.sh
+source scripts/chromium.sh
+chromium_install
 mariadb_start
 trap mariadb_stop EXIT
 # Debian's python3-yaml: the oracle of @merge/yaml's PyYAML tests (they fail, not skip, in CI without it).
@@ -29,7 +32,8 @@ pnpm exec turbo run test --concurrency=1 2>&1 | tee "$results" || status=$?
 rehearsal=passed
 { verdaccio_start && node scripts/release/rehearse.mjs; } || { rehearsal=failed; status=1; }
 verdaccio_stop
-# One closing line for the whole run, summed over every package's vitest summary ("Tests  3 failed | 74 passed").
+# One closing line for the whole run, summed over every package's vitest summary ("Tests  3 failed | 74 passed"),
+# the playground's Playwright summary ("  41 passed (3.2m)", "  2 failed") and the release rehearsal.
 sed 's/\x1b\[[0-9;]*m//g' "$results" | awk -v rehearsal="$rehearsal" '
   /Tests +[0-9]/ {
     for (i = 1; i <= NF; i++) {
@@ -37,6 +41,7 @@ sed 's/\x1b\[[0-9;]*m//g' "$results" | awk -v rehearsal="$rehearsal" '
       if ($(i + 1) ~ /^failed/) failed += $i
     }
   }
+  /^playground:test: +[0-9]+ (passed|failed)( \(|$)/ { if ($3 == "passed") passed += $2; else failed += $2 }
   END {
     if (rehearsal == "passed") passed++; else failed++
     printf "%d passed, %d failed\n", passed, failed

@@ -28,7 +28,7 @@ describe("contenders on small inputs", async () => {
       for (const name of MATCHING[workload]!) expect([name, verdicts.get(name)]).toEqual([name, undefined]);
       expect(verdicts.get("lodash.merge")).toBeDefined();
       expect(verdicts.get("defu")).toBeDefined();
-    }, 30_000);
+    });
   }
 
   it("the bench stand-in agrees with the stack() plugin in use, pairwise and folded", () => {

@@ -1,7 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default defineConfig({
-  test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-  },
-});
+export default packageTestConfig();

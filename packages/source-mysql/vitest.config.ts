@@ -1,10 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default defineConfig({
-  test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // The integration tests talk to a real server on a shared, sometimes busy machine: give them room.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+export default packageTestConfig();

@@ -44,12 +44,19 @@ export function referencesIn(text) {
   return [...found];
 }
 
-/** The targets of a Markdown text's relative links (`[x](../y.md)`), anchors removed; URLs and anchors skipped. */
+/**
+ * The targets of a Markdown text's relative links (`[x](../y.md)`), anchors removed; URLs, anchors and anything in
+ * code (fenced blocks, inline spans) skipped.
+ */
 export function relativeLinks(markdown) {
   const targets = new Set();
+  // Code is not a link: `f['k'](x)` in a fenced block or an inline span only looks like one.
+  const prose = markdown
+    .replace(/^(\s*)(```|~~~)[^\n]*\n[\s\S]*?^\s*\2[^\n]*$/gm, "")
+    .replace(/`[^`\n]*`/g, "");
   const linkPattern =
     /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm;
-  for (const match of markdown.matchAll(linkPattern)) {
+  for (const match of prose.matchAll(linkPattern)) {
     const target = (match[1] ?? match[2]).split("#")[0];
     if (target === "" || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) continue;
     targets.add(decodeURI(target));

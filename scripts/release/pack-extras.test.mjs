@@ -63,6 +63,17 @@ describe("relativeLinks", () => {
     ].join("\n");
     expect(relativeLinks(markdown)).toEqual(["../strategies-stack", "docs/y.md", "./logo.png", "./z.md"]);
   });
+
+  it("skips what only looks like a link inside code", () => {
+    const markdown = [
+      "Logs with `__salt__['log.warning'](text)` and [f](docs/f.md).",
+      "```js",
+      "onWarning: (w) => log(w), // __salt__['log.warning'](...)",
+      "```",
+      "[g](../g)",
+    ].join("\n");
+    expect(relativeLinks(markdown)).toEqual(["docs/f.md", "../g"]);
+  });
 });
 
 describe("commandsIn", () => {

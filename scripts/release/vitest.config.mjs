@@ -1,9 +1,7 @@
-import { defineConfig } from "vitest/config";
+import { packageTestConfig } from "../../vitest.shared.ts";
 
-export default defineConfig({
+export default packageTestConfig({
   test: {
     include: ["*.test.mjs"],
-    // Some tests run git, changesets and small scripts as child processes: no tight limit on a busy machine.
-    testTimeout: 120_000,
   },
 });

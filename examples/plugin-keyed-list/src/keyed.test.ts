@@ -1,9 +1,15 @@
 import {
+  copyMapping,
   createRegistry,
-  type Dict,
   definePlugin,
+  getItem,
+  hasItem,
+  isMapping,
   isMergeError,
+  type Mapping,
+  mappingKeys,
   mergeAll,
+  setItem,
   type TraceEvent,
 } from "@merge/core";
 import { describe, expect, it } from "vitest";
@@ -16,15 +22,15 @@ const testDict = definePlugin({
   kinds: ["dict"],
   options: {},
   create: (_options, context) => ({
-    dict: (base: Dict, incoming: unknown) => {
-      if (typeof incoming !== "object" || incoming === null || Array.isArray(incoming)) return base;
-      const out: Dict = { ...base };
-      for (const [key, value] of Object.entries(incoming)) {
-        const old = out[key];
+    dict: (base: Mapping, incoming: unknown) => {
+      if (!isMapping(incoming)) return base;
+      const out = copyMapping(base);
+      for (const key of mappingKeys(incoming)) {
+        const value = getItem(incoming, key);
+        const old = getItem(out, key);
         const mergeable = typeof old === "object" && old !== null;
-        out[key] = Object.hasOwn(out, key) && mergeable ? context.merge(old, value, key) : value;
-        if (context.tracing && !mergeable)
-          context.explain(Object.hasOwn(base, key) ? "replaced" : "added", key);
+        setItem(out, key, hasItem(out, key) && mergeable ? context.merge(old, value, key) : value);
+        if (context.tracing && !mergeable) context.explain(hasItem(base, key) ? "replaced" : "added", key);
       }
       return out;
     },
@@ -124,7 +130,7 @@ describe("keyed(name)", () => {
       hostile,
     );
     expect(result).toEqual([{ name: "__proto__", x: 1, polluted: true }]);
-    expect(({} as Dict).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("refuses two key fields with a coded error", () => {

@@ -30,8 +30,9 @@ export function merge(
     input: options.input ?? "",
     encoding: "utf8",
     env: env as NodeJS.ProcessEnv,
-    // Only against a hang: on a 2-core machine under load one run has taken over 20 s.
-    timeout: 300_000,
+    // Only against a hang, as long as the suite's own hang limit (vitest.shared.ts): a run on a 2-core machine
+    // under load has taken over 20 s, and no behaviour here depends on how long it takes.
+    timeout: 30 * 60_000,
     // spawnSync's default (1 MiB) would SIGTERM a command printing more, mid-write or just after.
     maxBuffer: 256 * 1024 * 1024,
   });

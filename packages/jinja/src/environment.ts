@@ -3,7 +3,7 @@
 // parsed through @merge/yaml with a cache of parsed texts.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { isMergeError, setKey } from "@merge/core";
+import { setKey } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";

@@ -108,5 +108,5 @@ describe("the slot methods Jinja users call", () => {
       }
     }
     expect(cases).toBe(subjects.length * names.length);
-  }, 60_000);
+  });
 });

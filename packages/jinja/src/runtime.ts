@@ -9,7 +9,7 @@ import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul } from "./
 import { DICT_METHODS, LIST_METHODS, methodBuilds, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
 import { cutPiece, opaqueActive, ownKey } from "./opaque.js";
-import { pyCompare, pyDiv, pyFloorDiv, pyIn, pyPow, pySub, textOf } from "./operators.js";
+import { pyCompare, pyDiv, pyFloorDiv, pyPow, pySub, textOf } from "./operators.js";
 import { isDict, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */

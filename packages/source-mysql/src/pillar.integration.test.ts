@@ -442,12 +442,14 @@ describeWithServer("MySQL pillar against a real server", (server) => {
 
     it("stops a query that runs too long with SQL_TIMEOUT and kills it on the server", async () => {
       const marker = `slow_${Date.now()}`;
-      const error = await failure(run("web01", [`SELECT '${marker}', SLEEP(30)`], { queryTimeout: 300 }));
+      // SLEEP(3600) outlives the test: the statement can only leave the server because it was killed.
+      const error = await failure(run("web01", [`SELECT '${marker}', SLEEP(3600)`], { queryTimeout: 300 }));
       expect(error.code).toBe("SQL_TIMEOUT");
       expect(error.message).toContain(marker);
-      // The server-side statement is gone soon after (killed from a separate connection).
+      // The server-side statement goes away (killed from a separate connection); a server under load may take a
+      // while to drop it, so this waits for it rather than for a fixed time.
       let running = 1;
-      for (let i = 0; i < 100 && running > 0; i++) {
+      while (running > 0) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         const [rows] = await db.admin.query(
           "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'",
@@ -461,7 +463,7 @@ describeWithServer("MySQL pillar against a real server", (server) => {
     it("reports a query killed with KILL QUERY as SQL_INTERRUPTED", async () => {
       const marker = `killq_${Date.now()}`;
       const pending = failure(run("web01", [`SELECT '${marker}', SLEEP(20)`]));
-      const id = await waitForQuery(db.admin, marker);
+      const id = await waitForQuery(db.admin, marker, pending);
       await db.admin.query(`KILL QUERY ${id}`);
       const error = await pending;
       expect(error.code).toBe("SQL_INTERRUPTED");
@@ -471,7 +473,7 @@ describeWithServer("MySQL pillar against a real server", (server) => {
     it("reports a connection killed mid-query as SQL_CONNECTION_LOST", async () => {
       const marker = `killc_${Date.now()}`;
       const pending = failure(run("web01", [`SELECT '${marker}', SLEEP(20)`]));
-      const id = await waitForQuery(db.admin, marker);
+      const id = await waitForQuery(db.admin, marker, pending);
       await db.admin.query(`KILL CONNECTION ${id}`);
       const error = await pending;
       expect(error.code).toBe("SQL_CONNECTION_LOST");

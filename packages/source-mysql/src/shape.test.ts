@@ -1,4 +1,4 @@
-import { type Dict, isMergeError, PyDict, PyFloat, toPlain } from "@merge/core";
+import { type Dict, isMergeError, PyFloat, toPlain } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import {
   createShaper,

@@ -121,10 +121,26 @@ export function unusedPort(): Promise<number> {
   });
 }
 
-/** Waits until the server shows a running statement containing `marker`, and returns its connection id. */
-export async function waitForQuery(admin: Connection, marker: string, timeoutMs = 10_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+/**
+ * Waits until the server shows a running statement containing `marker`, and returns its connection id. It waits as
+ * long as that takes (a busy machine can be slow to start the query), but no longer than `pending`, the run that
+ * sends the statement: when that ends first, the statement will never show.
+ */
+export async function waitForQuery(
+  admin: Connection,
+  marker: string,
+  pending: Promise<unknown>,
+): Promise<number> {
+  let settled = false;
+  pending.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  while (!settled) {
     const [rows] = await admin.query(
       "SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'",
       [`%${marker}%`],
@@ -133,5 +149,5 @@ export async function waitForQuery(admin: Connection, marker: string, timeoutMs 
     if (list.length > 0) return Number(list[0]!.ID);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`no running query contains ${marker}`);
+  throw new Error(`the run ended before a query containing ${marker} showed on the server`);
 }

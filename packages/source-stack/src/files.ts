@@ -1,7 +1,48 @@
-import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { GlobFs } from "./glob.js";
 import { stackError } from "./problems.js";
+
+/** What the loader asks of a path or a directory entry (Node's `Stats` and `Dirent` have these methods). */
+export interface StackFileInfo {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** One entry of a directory listing. */
+export interface StackDirEntry extends StackFileInfo {
+  readonly name: string;
+}
+
+/**
+ * The file system a stack is read from, as the loader uses it. Paths given to it are absolute POSIX paths. The
+ * default is the local one (`node:fs`); the loader's `files` option takes another: an in-memory tree in a browser
+ * (`createMemoryFileSystem`), an archive, a version-control snapshot.
+ */
+export interface StackFileSystem {
+  /** The entries of a directory; throws when it cannot be listed. */
+  readdir(path: string): readonly StackDirEntry[];
+  /** What is at a path without following a final symlink; undefined when nothing is there. */
+  lstat(path: string): StackFileInfo | undefined;
+  /** What is at a path with symlinks followed; undefined when nothing is there (or a link leads nowhere). */
+  stat(path: string): StackFileInfo | undefined;
+  /** The path with symlinks, `.` and `..` resolved; throws when it cannot be resolved. */
+  realpath(path: string): string;
+  /** The bytes of a file; throws when it cannot be read. */
+  readFile(path: string): Uint8Array;
+}
+
+/** The local file system through `node:fs`. */
+export const nodeFileSystem: StackFileSystem = {
+  readdir: (path) => readdirSync(path, { withFileTypes: true }),
+  // throwIfNoEntry: a missing path (minions/<id>.yml for most hosts) is common, and a thrown error is costly
+  lstat: (path) => lstatSync(path, { throwIfNoEntry: false }),
+  stat: (path) => statSync(path, { throwIfNoEntry: false }),
+  // The native realpath: Node's JavaScript one removes `..` as text first, where the OS resolves it after the link.
+  realpath: (path) => realpathSync.native(path),
+  readFile: (path) => readFileSync(path),
+};
 
 /**
  * The loader's view of the stack directory. With `cache` on, directory listings, file types and file texts are read
@@ -20,6 +61,7 @@ export class StackFiles implements GlobFs {
   constructor(
     cwd: string,
     private readonly cache: boolean,
+    private readonly fs: StackFileSystem = nodeFileSystem,
   ) {
     this.cwd = resolve(cwd);
   }
@@ -46,9 +88,9 @@ export class StackFiles implements GlobFs {
     const abs = this.absolute(dir);
     let listing = this.cache ? this.listings.get(abs) : undefined;
     if (listing === undefined) {
-      let entries: Dirent[];
+      let entries: readonly StackDirEntry[];
       try {
-        entries = readdirSync(abs, { withFileTypes: true });
+        entries = this.fs.readdir(abs);
       } catch {
         entries = [];
       }
@@ -83,7 +125,7 @@ export class StackFiles implements GlobFs {
     const abs = this.absolute(path);
     let kind = this.cache ? this.kinds.get(abs) : undefined;
     if (kind === undefined) {
-      kind = this.cache && this.surelyMissing(abs) ? "missing" : probe(abs);
+      kind = this.cache && this.surelyMissing(abs) ? "missing" : probe(this.fs, abs);
       if (this.cache) {
         // Paths probed per host (minions/<id>.yml) would grow this without end on a long-lived loader.
         if (this.kinds.size >= MAX_PROBES) this.kinds.clear();
@@ -108,7 +150,7 @@ export class StackFiles implements GlobFs {
     let names = this.names.get(dir);
     if (names === undefined) {
       try {
-        names = new Set(readdirSync(dir).map(fold));
+        names = new Set(this.fs.readdir(dir).map((entry) => fold(entry.name)));
       } catch {
         names = null;
       }
@@ -127,7 +169,7 @@ export class StackFiles implements GlobFs {
     if (this.cache && this.reals.has(abs)) return this.reals.get(abs);
     let real: string | undefined;
     try {
-      real = realpathSync.native(abs);
+      real = this.fs.realpath(abs);
     } catch {
       real = undefined;
     }
@@ -141,7 +183,7 @@ export class StackFiles implements GlobFs {
     let text = this.cache ? this.texts.get(abs) : undefined;
     if (text === undefined) {
       try {
-        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(readFileSync(abs));
+        text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(this.fs.readFile(abs));
       } catch (cause) {
         const reason = cause instanceof Error ? cause.message : String(cause);
         throw stackError("STACK_READ", `cannot read ${path}: ${reason}`, { file: path }, cause);
@@ -158,19 +200,18 @@ const fold = (name: string): string => name.normalize("NFC").toLowerCase();
 
 export type FileKind = "file" | "dir" | "dangling" | "other" | "missing";
 
-function probe(abs: string): FileKind {
+function probe(fs: StackFileSystem, abs: string): FileKind {
   if (abs.includes("\0")) return "missing";
-  let link: ReturnType<typeof lstatSync> | undefined;
+  let link: StackFileInfo | undefined;
   try {
-    // throwIfNoEntry: a missing path (minions/<id>.yml for most hosts) is common, and a thrown error is costly
-    link = lstatSync(abs, { throwIfNoEntry: false });
+    link = fs.lstat(abs);
   } catch {
     return "missing";
   }
   if (link === undefined) return "missing";
   if (!link.isSymbolicLink()) return link.isFile() ? "file" : link.isDirectory() ? "dir" : "other";
   try {
-    const target = statSync(abs, { throwIfNoEntry: false });
+    const target = fs.stat(abs);
     if (target === undefined) return "dangling";
     return target.isFile() ? "file" : target.isDirectory() ? "dir" : "other";
   } catch {

@@ -11,6 +11,12 @@ export {
   type StackMatcher,
   configPaths,
 } from "./config.js";
+export {
+  nodeFileSystem,
+  type StackDirEntry,
+  type StackFileInfo,
+  type StackFileSystem,
+} from "./files.js";
 export { fnmatch, fnmatchRegex, type GlobFs, pyGlob } from "./glob.js";
 export {
   configItems,
@@ -22,6 +28,7 @@ export {
   type StackLoaderOptions,
   type StackResult,
 } from "./loader.js";
+export { createMemoryFileSystem } from "./memory-files.js";
 export type { StackErrorCode, StackWarning, StackWarningCode } from "./problems.js";
 export type { StackRenderer } from "./renderer.js";
 export {

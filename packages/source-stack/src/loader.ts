@@ -12,7 +12,7 @@ import {
 } from "@merge/core";
 import { loadYaml, loadYamlWithPositions } from "@merge/yaml";
 import { type StackConfig, configPaths } from "./config.js";
-import { StackFiles } from "./files.js";
+import { StackFiles, type StackFileSystem } from "./files.js";
 import { createFoldFactory, type StackFold } from "./fold.js";
 import { joinPath, pyGlob, splitPath } from "./glob.js";
 import { type StackWarning, stackError } from "./problems.js";
@@ -47,6 +47,11 @@ export interface StackLoaderOptions {
    * matches only itself, stays on its line and inside its path segment.
    */
   readonly saltGlobs?: boolean;
+  /**
+   * The file system the config and YAML files are read from (absolute paths). Default: the local one. Give a tree
+   * kept in memory (`createMemoryFileSystem`) or any other source; templates' own imports still read the local one.
+   */
+  readonly files?: StackFileSystem;
   /** Reuse file texts, directory listings and parsed YAML across hosts (default true). */
   readonly cache?: boolean;
   /** Receives each warning as it happens (they are also returned by `load`). */
@@ -100,7 +105,7 @@ const PARSE_CACHE_PER_FILE = 8;
 export function createStackLoader(options: StackLoaderOptions): StackLoader {
   const cwd = options.cwd ?? process.cwd();
   const cacheOn = options.cache !== false;
-  const files = new StackFiles(cwd, cacheOn);
+  const files = new StackFiles(cwd, cacheOn, options.files);
   const newFold = createFoldFactory(options.spec, options.registry, options.maxDepth);
   const parsed = new Map<string, Map<string, unknown>>();
   // Per config file: the last rendered listing and its items (most hosts render the same listing shape).

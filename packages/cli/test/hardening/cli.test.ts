@@ -211,7 +211,7 @@ describe("process faults", () => {
     }
     expect(withoutPauses(end.stderr)).toBe("");
     tally("faults", 1);
-  }, 120_000);
+  });
 });
 
 describe("hostile minions and user-data through the binary", () => {
@@ -280,7 +280,10 @@ describe("hostile minions and user-data through the binary", () => {
     expect(value.runcmd).toEqual(["a", "c"]);
     expect(run.stderr).toMatch(/\[UNKNOWN_MERGER\]/);
     expect(run.stderr).toMatch(/\[DEPTH_LIMIT\]/);
-    expect(run.stderr).toMatch(/\[JSON_PATCH\]/);
+    // Python's jsonpatch writes into the `__proto__` key of p1 as into any key: data, no prototype touched.
+    expect(run.stderr).not.toMatch(/\[JSON_PATCH\]/);
+    expect(Object.getOwnPropertyDescriptor(value, "__proto__")?.value).toEqual({ polluted: 1 });
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect(run.stderr).not.toMatch(/\n\s+at /);
     tally("pollution", parts.length);
     // A part that is not UTF-8 is rejected whole, as cloud-init's YAML reader rejects it.

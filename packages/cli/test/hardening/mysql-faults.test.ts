@@ -196,7 +196,7 @@ if (server === undefined) {
       }
       expect(readFileSync(out, "utf8")).toBe("old: pillar\n");
       tally("size", outputs.length);
-    }, 120_000);
+    });
 
     async function runningQuery(marker: string): Promise<number> {
       for (let i = 0; i < 400; i++) {
@@ -240,7 +240,7 @@ if (server === undefined) {
       expect(run.output().stderr).toContain("main");
       expect(readFileSync(out, "utf8")).toBe("old: pillar\n");
       tally("faults", 1);
-    }, 60_000);
+    });
 
     it("exits 130 on SIGINT while a query runs, writing nothing", async () => {
       const marker = `cli_sigint_${Date.now()}`;
@@ -255,6 +255,6 @@ if (server === undefined) {
       expect(run.output().stdout).toBe("");
       expect(readFileSync(out, "utf8")).toBe("old: pillar\n");
       tally("faults", 1);
-    }, 60_000);
+    });
   });
 }

@@ -199,10 +199,16 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
     return this.byIdentity.values();
   }
 
-  *entries(): IterableIterator<[MappingKey, V]> {
-    const spelled = this.spelled;
+  entries(): IterableIterator<[MappingKey, V]> {
+    // Without respelled keys every identity is the key as written: the Map's own iterator is the answer, and it is
+    // several times faster than a generator (toPlain, formatJson and pyEquals walk whole trees with it).
+    if (this.spelled === undefined) return this.byIdentity.entries() as IterableIterator<[MappingKey, V]>;
+    return this.respelledEntries(this.spelled);
+  }
+
+  private *respelledEntries(spelled: Map<unknown, MappingKey>): IterableIterator<[MappingKey, V]> {
     for (const [identity, value] of this.byIdentity) {
-      yield [spelled?.has(identity) ? spelled.get(identity)! : (identity as MappingKey), value];
+      yield [spelled.has(identity) ? spelled.get(identity)! : (identity as MappingKey), value];
     }
   }
 

@@ -121,7 +121,7 @@ describe("size and shape", () => {
     expect(Object.keys(many).length).toBe(1_000_000);
     expect(failure(() => checkTree({ many, items }, { maxNodes: 500_000 })).code).toBe("SIZE_LIMIT");
     tally("size", 3);
-  }, 60_000);
+  });
 
   it("passes a 100 MB string through unchanged", () => {
     const big = "x".repeat(100 * 1024 * 1024);

@@ -95,7 +95,7 @@ describe("template budgets", () => {
     tally("size", cases);
     // Reported in docs/security.md, never asserted: the machine may be busy.
     figure("jinja: slowest of the template attacks to be stopped (ms)", Math.round(slowest));
-  }, 600_000);
+  });
 
   it("give what Python gives where Python answers at once", () => {
     expect(render("{{ 1.5|round(10**9) }}|{{ 2.5|round(-400) == 0 }}")).toBe("1.5|True");
@@ -120,7 +120,7 @@ describe("template budgets", () => {
     expect(render("{{ range(10**5)|map('string')|join(',')|length }}")).toBe("588889");
     expect(render("{{ ('x' * 10**6)|length }}")).toBe("1000000");
     tally("size", 3);
-  }, 120_000);
+  });
 });
 
 afterAll(() => expect(render("{{ 'still' }}")).toBe("still"));

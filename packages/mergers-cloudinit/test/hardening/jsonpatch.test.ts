@@ -197,7 +197,7 @@ describe("JSON patch failures are coded errors naming the operation", () => {
     const text = `#cloud-config-jsonp\n[{"op": "add", "path": "/x", "value": ${"[".repeat(100_000)}${"]".repeat(100_000)}}]`;
     expect(failure(() => applyJsonPatchPart({ a: 1 }, text)).code).toBe("JSON_PATCH");
     tally("size", 3);
-  }, 60_000);
+  });
 
   it("rejects the part in mergeCloudConfig and keeps merging", () => {
     const result = mergeCloudConfig([

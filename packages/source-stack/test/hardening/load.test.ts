@@ -71,5 +71,5 @@ describe("load", () => {
     } finally {
       tree.remove();
     }
-  }, 120_000);
+  });
 });

@@ -51,7 +51,7 @@ describe("a template that makes the stack cyclic", () => {
       cases++;
     }
     tally("faults", cases);
-  }, 120_000);
+  });
 });
 
 describe("YAML errors in rendered text", () => {
@@ -94,7 +94,7 @@ describe("YAML errors in rendered text", () => {
     }
     expect(cases).toBeGreaterThanOrEqual(8);
     tally("faults", cases);
-  }, 120_000);
+  });
 
   it("keep the YAML message of a file without Jinja syntax: that text is the author's", () => {
     write("literal.yml", "a: *undefined_alias\n");
@@ -102,7 +102,7 @@ describe("YAML errors in rendered text", () => {
     const error = failure(() => loadStack({ config: "literal.cfg", cwd: root, minionId: "m" }));
     expect(error.message).toContain("undefined_alias");
     tally("faults", 1);
-  }, 120_000);
+  });
 
   it("never quote a pillar value decoded with load_yaml or load_json, or a rendered import", () => {
     write("decode.cfg", "decode.yml\n");
@@ -130,5 +130,5 @@ describe("YAML errors in rendered text", () => {
     }
     expect(cases).toBeGreaterThanOrEqual(8);
     tally("faults", cases);
-  }, 120_000);
+  });
 });

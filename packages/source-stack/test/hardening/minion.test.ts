@@ -178,7 +178,7 @@ describe("a minion's values never select another host's files", () => {
     figure("source-stack: generated minion attacks (class × place × form)", cases);
     figure("source-stack: of them, selecting web1 under Salt's reading (saltGlobs)", saltSelects);
     tally("paths", cases);
-  }, 600_000);
+  });
 });
 
 describe("ordinary minion values read as in Salt", () => {

@@ -72,11 +72,11 @@ describe.runIf(runOracle)(`reading agrees with ${oracleName}`, () => {
     const mismatches = readerMismatches(multiline);
     expect(unexpected("pyyaml", mismatches.pyyaml).slice(0, 20)).toEqual([]);
     expect(unexpected("salt", mismatches.salt).slice(0, 20)).toEqual([]);
-  }, 120_000);
+  });
 
   it(`reads ${texts.length} texts holding strings of every character class as PyYAML and Salt do`, () => {
     const mismatches = readerMismatches(texts);
     expect(unexpected("pyyaml", mismatches.pyyaml).slice(0, 20)).toEqual([]);
     expect(unexpected("salt", mismatches.salt).slice(0, 20)).toEqual([]);
-  }, 120_000);
+  });
 });

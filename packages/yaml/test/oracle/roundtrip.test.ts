@@ -110,5 +110,5 @@ describe.runIf(runOracle)(`what the emitter writes reads back identically in ${o
     expect(failures.safe.slice(0, 20)).toEqual([]);
     expect(failures.csafe.slice(0, 20)).toEqual([]);
     expect(failures.ours.slice(0, 20)).toEqual([]);
-  }, 300_000);
+  });
 });
