@@ -12,6 +12,8 @@ rmSync(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true
 export default defineConfig({
   input: { bin: "src/bin.ts" },
   platform: "node",
+  // bin.js is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
+  preserveEntrySignatures: false,
   // @merge/source-mysql stays an import of the installed package: only MySQL entries need it, and its driver
   // (mysql2) is large and loads its parts itself. @merge/yaml loads the `yaml` parser on demand from the installed
   // package too (this package depends on it). With --plugin, bin.ts runs the unbundled modules instead (one
@@ -23,5 +25,16 @@ export default defineConfig({
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
     minify: true,
+    codeSplitting: {
+      // Left to itself, rolldown puts the template engine into the chunk every merging command shares (it imports
+      // @merge/yaml's emitter too), and `merge cloud-config` would load nunjucks for nothing.
+      includeDependenciesRecursively: false,
+      groups: [
+        {
+          name: "pillarstack",
+          test: /[\\/](source-stack|jinja|nunjucks|asap|a-sync-waterfall)[\\/]/,
+        },
+      ],
+    },
   },
 });
