@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, FIXTURES, merge } from "./helpers.js";
+import { startMerge, withoutPauses } from "./spawn.js";
 
 // A small PillarStack tree: core, one file per OS grain, per role (one with a YAML mistake) and per minion.
 const TREE = join(FIXTURES, "minions");
@@ -113,6 +114,36 @@ describe("merge stack --minions", () => {
     const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out], { cwd: TREE });
     expect(run.status).toBe(1);
     expect(readdirSync(out)).toHaveLength(3);
+  });
+
+  it("stops between two files on SIGINT: the file being replaced is finished, the next never started", async () => {
+    const out = scratch();
+    const running = startMerge(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out], {
+      cwd: TREE,
+      pause: "replacing",
+    });
+    await running.paused("replacing");
+    running.child.kill("SIGINT");
+    const end = await running.finished;
+    expect(end.status).toBe(130);
+    expect(readdirSync(out)).toEqual(["web1.yml"]);
+    expect(readFileSync(join(out, "web1.yml"), "utf8")).toBe(single(...WEB1, "yaml"));
+    expect(withoutPauses(end.stderr)).toBe("");
+  });
+
+  it("on SIGINT before a file is replaced leaves it as it was and removes the temporary file", async () => {
+    const out = scratch();
+    writeFileSync(join(out, "web1.yml"), "old\n");
+    const running = startMerge(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out], {
+      cwd: TREE,
+      pause: "temp-written",
+    });
+    await running.paused("temp-written");
+    running.child.kill("SIGINT");
+    const end = await running.finished;
+    expect(end.status).toBe(130);
+    expect(readdirSync(out)).toEqual(["web1.yml"]);
+    expect(readFileSync(join(out, "web1.yml"), "utf8")).toBe("old\n");
   });
 
   it("refuses -o naming something that is not a directory", () => {

@@ -184,9 +184,12 @@ export async function runBatch(run: BatchRun): Promise<number> {
             events: [],
           });
           const name = `${host.id}.${options.format === "json" ? "json" : "yml"}`;
-          await write(join(dir!, name), text, io);
-          // This file is in place: a signal from now on stops the batch before the next one.
-          io.outputGuard?.release();
+          try {
+            await write(join(dir!, name), text, io);
+          } finally {
+            // This file is in place (or failed): a signal from now on stops the batch before the next one.
+            io.outputGuard?.release();
+          }
         }
       } catch (error) {
         failure = error;
