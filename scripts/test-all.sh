@@ -20,12 +20,17 @@ trap mariadb_stop EXIT
 # shellcheck source=scripts/python-yaml.sh
 source scripts/python-yaml.sh
 python_yaml_install
+# Debian's cloud-init unpacked (CLOUD_INIT_ROOT): the real schema for @merge/mergers-cloudinit's validation test.
+# shellcheck source=scripts/cloud-init.sh
+source scripts/cloud-init.sh
+cloud_init_unpack
+trap 'mariadb_stop; cloud_init_clean' EXIT
 
 pnpm run build
 pnpm run typecheck
 pnpm run lint
 results=$(mktemp)
-trap 'verdaccio_stop; mariadb_stop; rm -f "$results"' EXIT
+trap 'verdaccio_stop; mariadb_stop; cloud_init_clean; rm -f "$results"' EXIT
 status=0
 pnpm exec turbo run test --concurrency=1 2>&1 | tee "$results" || status=$?
 # The release rehearsal counts as one test in the closing line.

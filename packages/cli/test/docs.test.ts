@@ -2,12 +2,46 @@ import { describe, expect, it } from "vitest";
 import { merge } from "./helpers.js";
 
 describe("merge docs", () => {
-  it("merges with cloud-init's default spec: new keys added, existing values kept (dict() does not replace)", () => {
+  it("merges with the seed's spec as the seed means it: the seed's run_cmd example gives bash1..bash4", () => {
     const run = merge(["docs", "docs/base.yml", "docs/override.yml"]);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
+      "name: web\nrun_cmd:\n  - bash1\n  - bash2\n  - bash3\n  - bash4\nmotd: Welcome to web1\nlimits:\n  nofile: 1024\n  nproc: 512\n",
+    );
+  });
+
+  it("keeps existing values with today's cloud-init dict() given as a spec, and lets later files win with stack()", () => {
+    const kept = merge([
+      "docs",
+      "--spec",
+      "list(extend)+dict()+str(append)",
+      "docs/base.yml",
+      "docs/override.yml",
+    ]);
+    expect(kept.stdout).toBe(
       "name: web\nrun_cmd:\n  - bash1\n  - bash2\nmotd: Welcome\nlimits:\n  nofile: 1024\n  nproc: 512\n",
+    );
+    // The seed's spec keeps the first file's numbers (nofile: 1024); stack() lets the later file override them.
+    const input = "limits: {nofile: 4096}\n";
+    expect(merge(["docs", "docs/base.yml", "-"], { input }).stdout).toMatch(/^ {2}nofile: 1024$/m);
+    const later = merge(["docs", "--spec", "stack()", "docs/base.yml", "-"], { input });
+    expect(later.stdout).toMatch(/^ {2}nofile: 4096$/m);
+    const override = merge(["docs", "--spec", "stack()", "docs/base.yml", "docs/override.yml"]);
+    expect(override.stdout).toMatch(/^motd: " to web1"$/m);
+  });
+
+  it("warns about an option a merger does not know, and fails on it with --strict", () => {
+    const lenient = merge(["docs", "--spec", "list(apend)+dict()", "docs/base.yml"]);
+    expect(lenient.status).toBe(0);
+    expect(lenient.stderr).toMatch(
+      /^warning: merger list\(apend\): unknown option "apend" \(cloud-init ignores it\)/,
+    );
+    const strict = merge(["docs", "--strict", "--spec", "list(apend)+dict()", "docs/base.yml"]);
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toBe("");
+    expect(strict.stderr).toMatch(
+      /\[UNKNOWN_OPTION\]\nerror: --strict: 1 problem; nothing written \[STRICT\]\n$/,
     );
   });
 
@@ -51,9 +85,17 @@ describe("merge docs", () => {
     });
   });
 
-  it("reads YAML as cloud-init does and quotes strings a YAML 1.1 reader would misread", () => {
-    const run = merge(["docs", "-"], { input: "mode: 0755\nflag: yes\ntext: 'on'\n" });
-    expect(run.stdout).toBe('mode: 493\nflag: true\ntext: "on"\n');
+  it("reads YAML 1.2 by default, 1.1 with --yaml 1.1, and quotes strings a YAML 1.1 reader would misread", () => {
+    const input = "mode: 0755\nflag: yes\ntext: 'on'\non: 12:30\n";
+    expect(merge(["docs", "-"], { input }).stdout).toBe(
+      'mode: 755\nflag: "yes"\ntext: "on"\n"on": "12:30"\n',
+    );
+    expect(merge(["docs", "--yaml", "1.1", "-"], { input }).stdout).toBe(
+      'mode: 493\nflag: true\ntext: "on"\n"true": 750\n',
+    );
+    const bad = merge(["docs", "--yaml", "2", "-"], { input });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--yaml must be 1\.1 or 1\.2/);
   });
 
   it("reports a missing file as file: message [FILE_NOT_FOUND] with exit 1", () => {
@@ -70,7 +112,11 @@ describe("merge docs", () => {
   });
 
   it("reports YAML errors as file:line:col", () => {
-    const run = merge(["docs", "docs/bad.yml"]);
+    // YAML 1.2 (the default) marks where the yaml package sees the error; 1.1 where PyYAML does.
+    expect(merge(["docs", "docs/bad.yml"]).stderr).toMatch(
+      /^error: docs\/bad\.yml:3:1: .+ \[YAML_PARSE\]\n$/,
+    );
+    const run = merge(["docs", "--yaml", "1.1", "docs/bad.yml"]);
     expect(run.status).toBe(1);
     // PyYAML's mark too: a flow sequence runs on whatever the indentation, and `other:` ends it with a ':'.
     expect(run.stderr).toMatch(/^error: docs\/bad\.yml:3:6: .+ \[YAML_PARSE\]\n$/);

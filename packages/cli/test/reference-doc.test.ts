@@ -7,7 +7,7 @@ import { merge, REPO } from "./helpers.js";
 const reference = readFileSync(join(REPO, "docs", "cli.md"), "utf8");
 
 describe("docs/cli.md", () => {
-  it.each([[], ["docs"], ["cloud-config"], ["stack"], ["mysql"], ["pillar"], ["mergers"]])(
+  it.each([[], ["docs"], ["cloud-config"], ["system-config"], ["stack"], ["mysql"], ["pillar"], ["mergers"]])(
     "quotes `merge %s --help` as the binary prints it",
     (...command: string[]) => {
       const help = merge([...command, "--help"]).stdout;

@@ -2,7 +2,7 @@
 // process has (`[1] * 10**9`, `'x'.center(10**9)`, loops nested ten deep): where such costs arise — a value being
 // built, text being written, a loop starting, a macro being called — the cost is charged to the account of the
 // render, and a charge past a limit stops the render with a `TEMPLATE_LIMIT` error before the work is done.
-import { isPlainObject, MergeError } from "@merge/core";
+import { isPlainObject, MergeError, PyDict } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
 
 /** The limits of one render; every render of a renderer starts with a fresh account. */
@@ -115,6 +115,7 @@ export function accountOf(context: unknown): RenderAccount | undefined {
 export function sizeOf(value: unknown): number {
   if (typeof value === "string") return value.length;
   if (Array.isArray(value)) return value.length;
+  if (value instanceof PyDict) return value.size;
   if (isPlainObject(value)) return Object.keys(value).length;
   if (value !== null && typeof value === "object") {
     const text = (value as { val?: unknown }).val;

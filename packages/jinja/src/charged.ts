@@ -1,7 +1,9 @@
-// The operators whose cost depends on their operands (`*` repeats, `+` and `~` join, `%` pads, `in` scans a
-// list), charged to the render's account before they run; compiled templates call these instead of operators.ts.
+// The operators whose cost depends on their operands (`*` repeats or multiplies big ints, `**` makes big ints, `+`
+// and `~` join, `%` pads, `in` scans a list), charged to the render's account before they run; compiled templates
+// call these instead of operators.ts. An int is charged by its decimal digits (what printing it makes).
 import { type RenderAccount, sizeOf } from "./budget.js";
-import { pyAdd, pyIn, pyMod, pyMul, textOf } from "./operators.js";
+import { intDigits, intValue, powDigits } from "./numbers.js";
+import { pyAdd, pyIn, pyMod, pyMul, pyPow, textOf } from "./operators.js";
 import { pyPercent } from "./pyformat.js";
 import { pyStr } from "./pyvalues.js";
 
@@ -12,17 +14,31 @@ function lengthOf(v: unknown): number | undefined {
 }
 
 function count(v: unknown): number | undefined {
-  if (typeof v === "boolean") return v ? 1 : 0;
-  return typeof v === "number" && Number.isInteger(v) ? v : undefined;
+  const n = intValue(v);
+  return n === undefined ? undefined : Number(n);
 }
 
-/** `a * b`: a repeated string or list is charged its length. */
+/** `a * b`: a repeated string or list is charged its length, a product of big ints its digits. */
 export function chargedMul(a: unknown, b: unknown, account: RenderAccount): unknown {
   const la = lengthOf(a);
   const lb = lengthOf(b);
   const n = la !== undefined ? count(b) : lb !== undefined ? count(a) : undefined;
   if (n !== undefined && n > 0) account.build((la ?? lb ?? 0) * n, "a repetition");
+  if (typeof a === "bigint" || typeof b === "bigint") {
+    const x = intValue(a);
+    const y = intValue(b);
+    if (x !== undefined && y !== undefined) account.build(intDigits(x) + intDigits(y), "a multiplication");
+  }
   return pyMul(a, b);
+}
+
+/** `a ** b`: an int power is charged the digits it will have before it is computed. */
+export function chargedPow(a: unknown, b: unknown, account: RenderAccount): unknown {
+  const x = intValue(a);
+  const y = intValue(b);
+  if (x !== undefined && y !== undefined && y > 1 && (x > 1 || x < -1))
+    account.build(powDigits(x, y), "a power");
+  return pyPow(a, b);
 }
 
 /** `a + b`: a new list is charged its length, a string what it adds to the longer side. */

@@ -2,6 +2,7 @@
 // printing, Jinja scoping for loops, macros with varargs/kwargs, attribute vs item lookup, and positions on
 // every error. It extends nunjucks' own Compiler and emits calls into our runtime (runtime.ts), which the
 // rendered code receives as its `runtime` argument — nunjucks' global runtime is never modified.
+import { PyFloat } from "@merge/core";
 import { type NjAny, njCompiler, njNodes, njRuntime } from "./nunjucks-internals.js";
 import { parseTemplate } from "./parser.js";
 
@@ -11,6 +12,15 @@ const BaseCompiler: NjAny = njCompiler.Compiler;
 export interface CompileNames {
   readonly filters: ReadonlySet<string>;
   readonly tests: ReadonlySet<string>;
+  /** Salt's serializer tags (`import_yaml`, `load_json ... endload`, ...); default true. */
+  readonly saltTags?: boolean;
+  /** Jinja's `trim_blocks`: the first newline after a block tag or a comment is dropped. Default false. */
+  readonly trimBlocks?: boolean;
+  /**
+   * Printing (`{{ x }}`) hands each value and the name it was looked up by to `env.pyUndefinedText(value, name)`,
+   * which returns the text an undefined value prints as (and any other value as it is). Default false.
+   */
+  readonly undefinedText?: boolean;
 }
 
 function str(s: string): string {
@@ -47,6 +57,22 @@ const ACCOUNT = "env.pyState.account";
 /** Whether a call's arguments hold a `*` or `**` splat. */
 function hasSplat(args: NjAny): boolean {
   return (args.children as NjAny[]).some((c) => c.typename === "PyStarArgs" || c.typename === "PyStarKwargs");
+}
+
+/** The name Jinja gives an undefined value: the variable, the attribute or the literal key looked up last. */
+function undefinedName(node: NjAny): string {
+  switch (node?.typename) {
+    case "Symbol":
+      return String(node.value);
+    case "PyAttr":
+      return String(node.val.value);
+    case "LookupVal":
+      return node.val?.typename === "Literal" && node.val.value !== null
+        ? String(node.val.value)
+        : describe(node);
+    default:
+      return describe(node);
+  }
 }
 
 class PyCompiler extends BaseCompiler {
@@ -114,7 +140,11 @@ class PyCompiler extends BaseCompiler {
       } else {
         this.pos(child);
         this._emit(`${this.buffer} += runtime.pyOut(`);
-        this.compile(child, frame);
+        if (this.names.undefinedText === true) {
+          this._emit("env.pyUndefinedText(");
+          this.compile(child, frame);
+          this._emit(`, ${str(undefinedName(child))})`);
+        } else this.compile(child, frame);
         this._emitLine(`, ${ACCOUNT});`);
       }
     }
@@ -169,6 +199,25 @@ class PyCompiler extends BaseCompiler {
     this._emit(` : ${t})`);
   }
 
+  compileLiteral(node: NjAny, frame: NjAny): void {
+    const value = node.value;
+    if (value instanceof PyFloat) this._emit(`runtime.pyFloat(${value.value})`);
+    else if (typeof value === "bigint") this._emit(`${value}n`);
+    else super.compileLiteral(node, frame);
+  }
+
+  compileNeg(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pyNeg(");
+    this.compile(node.target, frame);
+    this._emit(")");
+  }
+
+  compilePos(node: NjAny, frame: NjAny): void {
+    this._emit("runtime.pyPos(");
+    this.compile(node.target, frame);
+    this._emit(")");
+  }
+
   compileNot(node: NjAny, frame: NjAny): void {
     this._emit("!runtime.pyBool(");
     this.compile(node.target, frame);
@@ -202,7 +251,7 @@ class PyCompiler extends BaseCompiler {
     this.binCall("pyMod", node, frame, true);
   }
   compilePow(node: NjAny, frame: NjAny): void {
-    this.binCall("pyPow", node, frame);
+    this.binCall("pyPow", node, frame, true);
   }
   compileIn(node: NjAny, frame: NjAny): void {
     this.binCall("pyIn", node, frame, true);
@@ -245,8 +294,9 @@ class PyCompiler extends BaseCompiler {
   }
 
   compileDict(node: NjAny, frame: NjAny): void {
-    // Keys may be any expression in Jinja; build through a helper so `__proto__` stays data.
-    this._emit("runtime.pyDict([");
+    // Keys may be any expression in Jinja; build through a helper so `__proto__` stays data. A dict literal is a
+    // PyDict; keyword arguments (`f(a=1)`) a plain object of names, which nunjucks then marks.
+    this._emit(node.typename === "KeywordArgs" ? "runtime.pyKwargs([" : "runtime.pyDict([");
     node.children.forEach((pair: NjAny, i: number) => {
       if (i > 0) this._emit(", ");
       const key = pair.key;
@@ -645,6 +695,8 @@ class PyCompiler extends BaseCompiler {
 /** Compiles template text to the JavaScript source of a nunjucks template module (`{root, b_*}`). */
 export function compileTemplate(src: string, name: string, names: CompileNames): string {
   const compiler = new PyCompiler(name, names);
-  compiler.compile(parseTemplate(src, []));
+  compiler.compile(
+    parseTemplate(src, [], { saltTags: names.saltTags !== false, trimBlocks: names.trimBlocks === true }),
+  );
   return compiler.getCode();
 }

@@ -1,15 +1,15 @@
 // The nunjucks environment and template classes behind createRenderer: templates compiled by our compiler and run
-// with our runtime, names resolved in the config's directory, imports rendered once per config run, YAML/JSON
-// parsed through @merge/yaml with a cache of parsed texts.
+// with our runtime, names resolved in the config's directory, imports rendered once per config run, YAML parsed
+// through @merge/yaml and JSON through @merge/core's `parseJson` (both into the exact model), with a cache of parsed
+// texts.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { setKey } from "@merge/core";
+import { parseJson, PyDict } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
-import { isDict, pyStr } from "./pyvalues.js";
-import { pyJsonLoads } from "./pyjson.js";
+import { pyStr } from "./pyvalues.js";
 import { decodeErrorMessage, hasJinja } from "./redact.js";
 import { pyRuntime } from "./runtime.js";
 import { loadSaltYaml, saltYamlFilter } from "./yaml-bridge.js";
@@ -25,9 +25,9 @@ const PARSE_CACHE_SIZE = 512;
 /** A fresh copy of parsed data (dicts and lists; scalars and other objects are immutable here). */
 function copyData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(copyData);
-  if (isDict(value)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) setKey(out, k, copyData(value[k]));
+  if (value instanceof PyDict) {
+    const out = new PyDict();
+    for (const [k, v] of value) out.set(k, copyData(v));
     return out;
   }
   return value;
@@ -104,6 +104,10 @@ export class PyEnvironment extends NjEnvironment {
   declare pyCompiled: number;
   declare pyParsed: Map<string, { value: unknown }>;
   declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
+  /** No template loader: `include`, `import`, `from` and `extends` fail as in a Jinja environment without one. */
+  declare pyNoLoader: boolean | undefined;
+  /** What printing passes each value through when compiled with `undefinedText` (see `CompileNames`). */
+  declare pyUndefinedText: ((value: unknown, name: string) => unknown) | undefined;
 
   /** Resolves a template name as Jinja's FileSystemLoader would, inside the config's directory. */
   pyResolve(name: string): string | undefined {
@@ -127,6 +131,8 @@ export class PyEnvironment extends NjEnvironment {
    * once; the next run checks again (by size and mtime) and recompiles a file that changed.
    */
   pyLoad(name: string): NjAny {
+    // Jinja's error for an environment without a loader (a TypeError in Python).
+    if (this.pyNoLoader === true) throw new TemplateProblem("no loader for this environment specified");
     const state = this.pyState as RenderState;
     state.session ??= this.pySessionFor(state.vars, state.cfgPath);
     const key = `\0tpl\0${name}`;
@@ -228,7 +234,7 @@ export class PyEnvironment extends NjEnvironment {
     const where = file ?? (this.pyState as RenderState).file;
     if (kind === "json") {
       try {
-        return pyJsonLoads(text);
+        return parseJson(text);
       } catch (e) {
         throw new TemplateProblem(decodeErrorMessage(kind, where, e, literal));
       }

@@ -1,38 +1,43 @@
 // Jinja's built-in filters and tests with Jinja/Python behaviour (nunjucks' versions differ in many small ways),
 // plus Salt's serializer filters. Registered per environment; nunjucks' globals are untouched.
-import { hasOwn } from "@merge/core";
+import {
+  getItem,
+  hasOwn,
+  isMapping,
+  keyIdentity,
+  mappingKeys,
+  mappingSize,
+  PyFloat,
+  pyFloat,
+} from "@merge/core";
 import { type RenderAccount, sizeOf } from "./budget.js";
 import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
 import { STR_METHODS } from "./methods.js";
+import { floatValue, intValue, isFloat, isNumber, normInt, numAbs, toDouble, truncToInt } from "./numbers.js";
 import { titleFilter } from "./opaque-filters.js";
 import { pyPercent } from "./pyformat.js";
-import { pyCompare, pyIn, textOf } from "./operators.js";
+import { pyCompare, pyIn, pyLess, pyMod, textOf } from "./operators.js";
+import { pySorted } from "./pysort.js";
 import { pyGetattr, pyIter } from "./runtime.js";
-import { isDict, isSafeString, markSafe, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+import {
+  DictView,
+  GroupTuple,
+  isSafeString,
+  markSafe,
+  PyTuple,
+  pyBool,
+  pyEq,
+  pyStr,
+  pyTypeName,
+} from "./pyvalues.js";
 import { pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
 import { saltXml } from "./xml.js";
 import { saltYamlDquote, saltYamlEncode, saltYamlSquote } from "./yaml-bridge.js";
-import { opaqueActive, plainOpaque } from "./opaque.js";
-
-/** An item of `groupby`: a `(grouper, list)` tuple with those two names as attributes. */
-export class GroupTuple extends PyTuple {
-  static make(grouper: unknown, items: unknown[]): GroupTuple {
-    const t = new GroupTuple(2);
-    t[0] = grouper;
-    t[1] = items;
-    return t;
-  }
-  get grouper(): unknown {
-    return this[0];
-  }
-  get list(): unknown {
-    return this[1];
-  }
-}
+import { findItem, NOT_FOUND, opaqueActive, plainOpaque } from "./opaque.js";
 
 /** What a filter sees as `this`: nunjucks' render Context. */
 export interface FilterThis {
@@ -52,17 +57,39 @@ function text(v: unknown): string {
   return pyStr(v);
 }
 
-/** Jinja's `attribute='a.b'` / `'0'` lookups used by sort, map, groupby, sum, ... */
-function attrGetter(attribute: unknown): (v: unknown) => unknown {
+/**
+ * Jinja's `environment.getitem` as the attribute getters use it: the item (an int part indexes a list and is an int
+ * key of a mapping), then the attribute; undefined when neither exists.
+ */
+function itemOrAttr(cur: unknown, part: string | number): unknown {
+  if (cur === undefined || cur === null) return undefined;
+  if (isMapping(cur)) {
+    const found = findItem(cur, part);
+    if (found !== NOT_FOUND) return found;
+    return typeof part === "string" ? getattr(cur, part, part) : undefined;
+  }
+  if (typeof part === "number") {
+    if (Array.isArray(cur)) return cur[part];
+    const s = textOf(cur);
+    return s === undefined ? undefined : Array.from(s)[part];
+  }
+  return getattr(cur, part, part);
+}
+
+/** Jinja's `attribute='a.b'` / `'0'` lookups used by sort, map, groupby, sum, ...: digits are int parts. */
+function attrGetter(attribute: unknown, def?: unknown): (v: unknown) => unknown {
   if (attribute === undefined || attribute === null) return (v) => v;
-  const parts = String(attribute).split(".");
+  const parts =
+    typeof attribute === "number"
+      ? [attribute]
+      : String(attribute)
+          .split(".")
+          .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
   return (v) => {
     let cur = v;
     for (const p of parts) {
-      if (cur === undefined) return undefined;
-      if (Array.isArray(cur) && /^\d+$/.test(p)) cur = cur[Number(p)];
-      else if (isDict(cur)) cur = hasOwn(cur, p) ? cur[p] : undefined;
-      else cur = getattr(cur, p, p);
+      cur = itemOrAttr(cur, p);
+      if (cur === undefined && def !== undefined && def !== null) cur = def;
     }
     return cur;
   };
@@ -71,10 +98,6 @@ function attrGetter(attribute: unknown): (v: unknown) => unknown {
 function sortKey(v: unknown, caseSensitive: boolean): unknown {
   if (!caseSensitive && typeof v === "string") return v.toLowerCase();
   return v;
-}
-
-function pyCmp(a: unknown, b: unknown): number {
-  return pyCompare("<", a, b) ? -1 : pyEq(a, b) ? 0 : 1;
 }
 
 function list(value: unknown): unknown[] {
@@ -86,7 +109,7 @@ function length(value: unknown): number {
   if (typeof value === "string") return Array.from(value).length;
   if (isSafeString(value)) return Array.from(value.val).length;
   if (Array.isArray(value)) return value.length;
-  if (isDict(value)) return Object.keys(value).length;
+  if (isMapping(value)) return mappingSize(value);
   if (value instanceof Map || value instanceof Set) return value.size;
   throw typeError(`object of type '${pyTypeName(value)}' has no len()`);
 }
@@ -107,23 +130,25 @@ function indent(this: FilterThis, value: unknown, ...args: unknown[]): string {
   return pyBool(first) ? pad + rv : rv;
 }
 
-/** A text key equal for values Python finds equal (`1`, `1.0`, `True`), or Python's error for unhashable ones. */
-function hashKey(v: unknown): string {
+const UNDEFINED_KEY = Symbol("Undefined");
+
+/** A key equal for values Python finds equal (`1`, `1.0`, `True`), or Python's error for unhashable ones. */
+function hashKey(v: unknown): unknown {
   // With opaque text on, a marked string hashes as the text it stands for (as `==` compares it).
-  if (typeof v === "string") return `s${opaqueActive() ? plainOpaque(v) : v}`;
-  if (isSafeString(v)) return `s${opaqueActive() ? plainOpaque(v.val) : v.val}`;
-  if (typeof v === "number" || typeof v === "boolean") return `n${Number(v)}`;
-  if (typeof v === "bigint") return `n${v}`;
-  if (v === null) return "N";
-  if (v instanceof PyTuple) return `t(${v.map(hashKey).join(",")})`;
-  throw typeError(`unhashable type: '${pyTypeName(v)}'`);
+  if (typeof v === "string") return opaqueActive() ? plainOpaque(v) : v;
+  if (isSafeString(v)) return opaqueActive() ? plainOpaque(v.val) : v.val;
+  if (v === undefined) return UNDEFINED_KEY;
+  if (v instanceof PyTuple) return keyIdentity(v);
+  if (Array.isArray(v) || isMapping(v) || v instanceof Set)
+    throw typeError(`unhashable type: '${pyTypeName(v)}'`);
+  return keyIdentity(v);
 }
 
 function unique(value: unknown, ...args: unknown[]): unknown[] {
   const [caseSensitive = false, attribute] = bindArgs(args, ["case_sensitive", "attribute"], "unique");
   const get = attrGetter(attribute);
   // Python keeps a set of what it has seen.
-  const seen = new Set<string>();
+  const seen = new Set<unknown>();
   const out: unknown[] = [];
   for (const item of pyIter(value, "value")) {
     const key = hashKey(sortKey(get(item), pyBool(caseSensitive)));
@@ -140,12 +165,18 @@ function sortFilter(value: unknown, ...args: unknown[]): unknown[] {
     ["reverse", "case_sensitive", "attribute"],
     "sort",
   );
-  const get = attrGetter(attribute);
   const cs = pyBool(caseSensitive);
-  const items = list(value);
-  items.sort((a, b) => pyCmp(sortKey(get(a), cs), sortKey(get(b), cs)));
-  if (pyBool(reverse)) items.reverse();
-  return items;
+  // `attribute='a,b'` sorts by several attributes (Jinja's make_multi_attrgetter): the key is their list.
+  const getters =
+    typeof attribute === "string" && attribute.includes(",")
+      ? attribute.split(",").map((a) => attrGetter(a))
+      : undefined;
+  const get = attrGetter(attribute);
+  const key =
+    getters === undefined
+      ? (item: unknown) => sortKey(get(item), cs)
+      : (item: unknown) => getters.map((g) => sortKey(g(item), cs));
+  return pySorted(list(value), key, pyLess, pyBool(reverse));
 }
 
 function testFn(self: FilterThis, args: unknown[]): (v: unknown) => boolean {
@@ -171,42 +202,131 @@ function mapFilter(this: FilterThis, value: unknown, ...args: unknown[]): unknow
   return list(value).map((v) => f.call(this, v, ...rest));
 }
 
-function roundFilter(value: unknown, ...args: unknown[]): number {
-  const [precision = 0, method = "common"] = bindArgs(args, ["precision", "method"], "round");
-  const p = 10 ** Number(precision);
-  if (method !== "common" && !Number.isFinite(p))
-    throw new TemplateProblem("OverflowError: int too large to convert to float");
-  const n = Number(value) * p;
-  if (method === "ceil") return Math.ceil(n) / p;
-  if (method === "floor") return Math.floor(n) / p;
-  return roundPy(Number(value), Number(precision));
+/** An int argument (`precision`, `ndigits`): Python's TypeError for a float or a string. */
+function intArgument(v: unknown): number {
+  const n = intValue(v);
+  if (n === undefined) throw typeError(`'${pyTypeName(v)}' object cannot be interpreted as an integer`);
+  return Number(n);
 }
 
-function toInt(value: unknown, ...args: unknown[]): number {
-  const [def = 0, base = 10] = bindArgs(args, ["default", "base"], "int");
-  if (typeof value === "number") return Math.trunc(value);
-  if (typeof value === "boolean") return value ? 1 : 0;
-  const s = text(value).trim().replace(/_/g, "");
-  const b = Number(base);
-  if (b === 10 && /^[-+]?\d+$/.test(s)) return Number.parseInt(s, 10);
-  if (b !== 10) {
-    const body = s.replace(/^[-+]?0[xob]/i, (m) => m.slice(0, m.length - 2));
-    const n = Number.parseInt(body, b);
-    if (!Number.isNaN(n)) return n;
+/** `round(x, n)` of an int with `n < 0`: to a multiple of 10^-n, ties to even (an int stays an int). */
+function roundInt(x: number | bigint, places: number): number | bigint {
+  if (places >= 0) return x;
+  const big = typeof x === "bigint" ? x : BigInt(x);
+  const unit = 10n ** BigInt(-places);
+  let q = big / unit;
+  let r = big % unit;
+  if (r < 0n) {
+    q -= 1n;
+    r += unit;
   }
-  if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return Math.trunc(Number(s));
-  return def as number;
+  if (r * 2n > unit || (r * 2n === unit && q % 2n !== 0n)) q += 1n;
+  return normInt(q * unit);
 }
 
-function toFloat(value: unknown, ...args: unknown[]): number {
-  const [def = 0] = bindArgs(args, ["default"], "float");
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  const s = text(value).trim().toLowerCase();
-  if (/^[-+]?(\d+\.?\d*|\.\d+)([e][-+]?\d+)?$/.test(s)) return Number(s);
-  if (/^[-+]?(inf|infinity)$/.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
-  if (/^[-+]?nan$/.test(s)) return Number.NaN;
-  return def as number;
+/**
+ * Jinja's `round`: `round(value, precision)` for `common` (an int stays an int, a float gives a float), and
+ * `math.ceil`/`math.floor` of `value * 10**precision` divided back (always a float).
+ */
+function roundFilter(value: unknown, ...args: unknown[]): unknown {
+  const [precision = 0, method = "common"] = bindArgs(args, ["precision", "method"], "round");
+  if (method !== "common" && method !== "ceil" && method !== "floor")
+    throw new TemplateProblem("method must be common, ceil or floor");
+  if (!isNumber(value)) throw typeError(`type ${pyTypeName(value)} doesn't define __round__ method`);
+  const places = intArgument(precision);
+  if (method === "common") {
+    const n = intValue(value);
+    if (n !== undefined) return roundInt(n, places);
+    return pyFloat(roundPy(toDouble(value), places));
+  }
+  const p = 10 ** places;
+  if (!Number.isFinite(p)) throw new TemplateProblem("OverflowError: int too large to convert to float");
+  const scaled = toDouble(value) * p;
+  if (!Number.isFinite(scaled))
+    throw new TemplateProblem(
+      Number.isNaN(scaled)
+        ? "ValueError: cannot convert float NaN to integer"
+        : "OverflowError: cannot convert float infinity to integer",
+    );
+  return pyFloat((method === "ceil" ? Math.ceil(scaled) : Math.floor(scaled)) / p);
+}
+
+/** Digits as Python's int() and float() read them: underscores only between digits. */
+const DIGITS = "\\d+(?:_\\d+)*";
+const INT_TEXT = new RegExp(`^[-+]?${DIGITS}$`);
+const FLOAT_TEXT = new RegExp(
+  `^[-+]?(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:e[-+]?${DIGITS})?$`,
+  "i",
+);
+const FLOAT_WORD = /^[-+]?(?:inf|infinity|nan)$/i;
+
+/** Python's `int(text)` in base 10: an int of any size, or undefined for text it refuses. */
+function parseIntText(s: string): number | bigint | undefined {
+  if (!INT_TEXT.test(s)) return undefined;
+  const digits = s.replace(/_/g, "");
+  const n = Number.parseInt(digits, 10);
+  return Number.isSafeInteger(n) ? n + 0 : normInt(BigInt(digits));
+}
+
+/** Python's `int(text, base)` for bases 2 to 36 (a `0x`/`0o`/`0b` prefix allowed where it matches the base). */
+function parseIntBase(s: string, base: number): number | bigint | undefined {
+  if (base === 10) return parseIntText(s);
+  const sign = s.startsWith("-") ? -1n : 1n;
+  let body = s.replace(/^[-+]/, "");
+  const prefix = /^0([xob])_?/i.exec(body);
+  if (prefix !== null && { x: 16, o: 8, b: 2 }[(prefix[1] as string).toLowerCase() as "x"] === base)
+    body = body.slice(prefix[0].length);
+  if (!/^[0-9a-z]+(?:_[0-9a-z]+)*$/i.test(body)) return undefined;
+  let n = 0n;
+  for (const ch of body.replace(/_/g, "").toLowerCase()) {
+    const d = Number.parseInt(ch, 36);
+    if (d >= base) return undefined;
+    n = n * BigInt(base) + BigInt(d);
+  }
+  return normInt(sign * n);
+}
+
+/** Python's `float(text)`, or undefined for text it refuses. */
+function parseFloatText(s: string): number | undefined {
+  if (FLOAT_TEXT.test(s)) return Number(s.replace(/_/g, ""));
+  if (!FLOAT_WORD.test(s)) return undefined;
+  const word = s.replace(/^[-+]/, "").toLowerCase();
+  if (word === "nan") return Number.NaN;
+  return s.startsWith("-") ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+}
+
+/** Python's `float(value)` of a value that is not text: undefined for a TypeError. */
+function floatOf(value: unknown): number | undefined {
+  if (isNumber(value)) return toDouble(value);
+  const s = textOf(value);
+  return s === undefined ? undefined : parseFloatText(s.trim());
+}
+
+/**
+ * Jinja's `int`: `int(value, base)` for text, `int(value)` for the rest; what fails tries `int(float(value))` (so
+ * `'42.23'|int` is 42), and what fails again gives `default`.
+ */
+function toInt(value: unknown, ...args: unknown[]): unknown {
+  const [def = 0, base = 10] = bindArgs(args, ["default", "base"], "int");
+  const n = intValue(value);
+  if (n !== undefined) return n;
+  const f = floatValue(value);
+  // int(nan) is a ValueError (the default); int(inf) an OverflowError, which Jinja does not catch.
+  if (f !== undefined) return Number.isNaN(f) ? def : truncToInt(f);
+  const s = textOf(value);
+  if (s === undefined) return def;
+  const parsed = parseIntBase(s.trim(), Number(base));
+  if (parsed !== undefined) return parsed;
+  const x = parseFloatText(s.trim());
+  if (x === undefined || Number.isNaN(x)) return def;
+  return truncToInt(x);
+}
+
+/** Jinja's `float`: `float(value)`, or `default` (0.0) for what Python cannot convert. */
+function toFloat(value: unknown, ...args: unknown[]): unknown {
+  const [def = new PyFloat(0)] = bindArgs(args, ["default"], "float");
+  const x = floatOf(value);
+  return x === undefined ? def : pyFloat(x);
 }
 
 function dictsort(value: unknown, ...args: unknown[]): PyTuple[] {
@@ -215,13 +335,13 @@ function dictsort(value: unknown, ...args: unknown[]): PyTuple[] {
     ["case_sensitive", "by", "reverse"],
     "dictsort",
   );
-  if (!isDict(value)) throw typeError("dictsort: you can only sort by either a dict");
+  if (by !== "key" && by !== "value")
+    throw new TemplateProblem('You can only sort by either "key" or "value"');
+  if (!isMapping(value)) throw typeError("dictsort: you can only sort by either a dict");
   const pos = by === "value" ? 1 : 0;
-  const items = Object.keys(value).map((k) => PyTuple.from2<unknown>(k, value[k]));
+  const items = mappingKeys(value).map((k) => PyTuple.from2<unknown>(k, getItem(value, k)));
   const cs = pyBool(caseSensitive);
-  items.sort((a, b) => pyCmp(sortKey(a[pos], cs), sortKey(b[pos], cs)));
-  if (pyBool(reverse)) items.reverse();
-  return items;
+  return pySorted(items, (item) => sortKey(item[pos], cs), pyLess, pyBool(reverse));
 }
 
 function batch(this: FilterThis, value: unknown, ...args: unknown[]): unknown[][] {
@@ -251,16 +371,26 @@ function htmlEscape(s: string): string {
   );
 }
 
-function minmax(sign: number) {
+/** Python's `min`/`max` with a key: the first item no later item beats (`later < best` for min, `>` for max). */
+function minmax(op: "<" | ">") {
   return (value: unknown, ...args: unknown[]): unknown => {
-    const [caseSensitive = false, attribute] = bindArgs(args, ["case_sensitive", "attribute"], "min");
+    const [caseSensitive = false, attribute] = bindArgs(
+      args,
+      ["case_sensitive", "attribute"],
+      op === "<" ? "min" : "max",
+    );
     const get = attrGetter(attribute);
+    const cs = pyBool(caseSensitive);
     const items = list(value);
     if (items.length === 0) return undefined;
     let best = items[0];
-    for (const x of items.slice(1)) {
-      const c = pyCmp(sortKey(get(x), pyBool(caseSensitive)), sortKey(get(best), pyBool(caseSensitive)));
-      if (c * sign < 0) best = x;
+    let bestKey = sortKey(get(best), cs);
+    for (let i = 1; i < items.length; i++) {
+      const key = sortKey(get(items[i]), cs);
+      if (pyCompare(op, key, bestKey)) {
+        best = items[i];
+        bestKey = key;
+      }
     }
     return best;
   };
@@ -317,7 +447,7 @@ export function chargedFilter(name: string, filter: Filter): Filter {
   const sorts = SORTING_FILTERS.has(name);
   return function charged(this: FilterThis, value: unknown, ...args: unknown[]): unknown {
     const account = this.env.pyState.account;
-    if (visits && (Array.isArray(value) || isDict(value))) {
+    if (visits && (Array.isArray(value) || isMapping(value))) {
       const n = sizeOf(value);
       account.step(sorts && n > 1 ? Math.ceil(n * Math.log2(n)) : n);
     }
@@ -331,7 +461,10 @@ export function chargedFilter(name: string, filter: Filter): Filter {
 
 export function jinjaFilters(): Record<string, Filter> {
   const f: Record<string, Filter> = {
-    abs: (v) => Math.abs(Number(v)),
+    abs: (v) => {
+      if (!isNumber(v)) throw typeError(`bad operand type for abs(): '${pyTypeName(v)}'`);
+      return numAbs(v);
+    },
     attr: (v, name) => getattr(v, String(name), "value"),
     batch,
     capitalize: (v) => STR_METHODS.capitalize?.(text(v) as never, []),
@@ -360,12 +493,11 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     indent,
     int: toInt,
-    items: (v) =>
-      v === undefined
-        ? []
-        : isDict(v)
-          ? Object.keys(v).map((k) => PyTuple.from2(k, v[k]))
-          : typeError("items() needs a mapping"),
+    items: (v) => {
+      if (v === undefined) return [];
+      if (!isMapping(v)) throw typeError("Can only get item pairs from a mapping.");
+      return mappingKeys(v).map((k) => PyTuple.from2(k, getItem(v, k)));
+    },
     join(this: FilterThis, v, ...args) {
       const [d = "", attribute] = bindArgs(args, ["d", "attribute"], "join");
       const get = attrGetter(attribute);
@@ -385,8 +517,8 @@ export function jinjaFilters(): Record<string, Filter> {
     list: (v) => list(v),
     lower: (v) => text(v).toLowerCase(),
     map: mapFilter,
-    max: minmax(-1),
-    min: minmax(1),
+    max: minmax(">"),
+    min: minmax("<"),
     pprint: (v) => pyPformat(v),
     reject(this: FilterThis, v, ...args) {
       const t = testFn(this, args);
@@ -444,20 +576,21 @@ export function jinjaFilters(): Record<string, Filter> {
         ["attribute", "default", "case_sensitive"],
         "groupby",
       );
-      const get = attrGetter(attribute);
+      const get = attrGetter(attribute, def);
       const cs = pyBool(caseSensitive);
-      const keyOf = (item: unknown) => {
-        const k = get(item);
-        return k === undefined ? def : k;
-      };
-      const items = list(v).sort((a, b) => pyCmp(sortKey(keyOf(a), cs), sortKey(keyOf(b), cs)));
+      const keyOf = (item: unknown) => sortKey(get(item), cs);
+      // Sorted by the key, then grouped by `==` (itertools.groupby); the group's name is the first item's value.
+      const items = pySorted(list(v), keyOf, pyLess);
       const out: GroupTuple[] = [];
+      let lastKey: unknown;
       for (const item of items) {
         const key = keyOf(item);
         const last = out[out.length - 1];
-        if (last !== undefined && pyEq(sortKey(last[0], cs), sortKey(key, cs)))
-          (last[1] as unknown[]).push(item);
-        else out.push(GroupTuple.make(key, [item]));
+        if (last !== undefined && pyEq(lastKey, key)) (last[1] as unknown[]).push(item);
+        else {
+          out.push(GroupTuple.make(cs ? key : get(item), [item]));
+          lastKey = key;
+        }
       }
       return out;
     },
@@ -477,9 +610,9 @@ export function jinjaFilters(): Record<string, Filter> {
           .replace(/[!'()*~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
           .replace(/%7E/g, "~");
       const qs = (x: unknown) => enc(x).replace(/%20/g, "+");
-      if (isDict(v))
-        return Object.keys(v)
-          .map((k) => `${qs(k)}=${qs(v[k])}`)
+      if (isMapping(v))
+        return mappingKeys(v)
+          .map((k) => `${qs(k)}=${qs(getItem(v, k))}`)
           .join("&");
       if (Array.isArray(v))
         return v.map((p) => `${qs((p as unknown[])[0])}=${qs((p as unknown[])[1])}`).join("&");
@@ -585,8 +718,9 @@ export function saltFilters(strict: boolean): Record<string, Filter> {
 
 type Test = (this: FilterThis, value: unknown, ...args: unknown[]) => boolean;
 
-function isNumber(v: unknown): boolean {
-  return typeof v === "number" || typeof v === "boolean" || typeof v === "bigint";
+/** `value % n == 0`, as Jinja's `divisibleby`, `even` and `odd` compute it. */
+function remainderIs(value: unknown, n: unknown, want: number): boolean {
+  return pyEq(pyMod(value, n), want);
 }
 
 export function jinjaTests(): Record<string, Test> {
@@ -595,17 +729,17 @@ export function jinjaTests(): Record<string, Test> {
     boolean: (v) => typeof v === "boolean",
     callable: (v) => typeof v === "function",
     defined: (v) => v !== undefined,
-    divisibleby: (v, n) => Number(v) % Number(n) === 0,
+    divisibleby: (v, n) => remainderIs(v, n, 0),
     escaped: (v) => isSafeString(v),
-    even: (v) => Number(v) % 2 === 0,
+    even: (v) => remainderIs(v, 2, 0),
     false: (v) => v === false,
-    float: (v) => typeof v === "number" && !Number.isInteger(v),
+    float: (v) => isFloat(v),
     in: (v, seq) => pyIn(v, seq),
-    integer: (v) => (typeof v === "number" && Number.isInteger(v)) || typeof v === "bigint",
+    integer: (v) => typeof v !== "boolean" && intValue(v) !== undefined,
     iterable: (v) =>
       typeof v === "string" ||
       Array.isArray(v) ||
-      isDict(v) ||
+      isMapping(v) ||
       isSafeString(v) ||
       v instanceof Map ||
       v instanceof Set,
@@ -613,12 +747,16 @@ export function jinjaTests(): Record<string, Test> {
       const s = text(v);
       return s === s.toLowerCase() && s !== s.toUpperCase();
     },
-    mapping: (v) => isDict(v) || v instanceof Map,
+    mapping: (v) => isMapping(v) || v instanceof Map,
     none: (v) => v === null,
     number: (v) => isNumber(v),
-    odd: (v) => Math.abs(Number(v) % 2) === 1,
+    odd: (v) => remainderIs(v, 2, 1),
     sameas: (v, other) => v === other,
-    sequence: (v) => typeof v === "string" || isSafeString(v) || Array.isArray(v) || isDict(v),
+    sequence: (v) =>
+      typeof v === "string" ||
+      isSafeString(v) ||
+      (Array.isArray(v) && !(v instanceof DictView)) ||
+      isMapping(v),
     string: (v) => typeof v === "string" || isSafeString(v),
     true: (v) => v === true,
     undefined: (v) => v === undefined,

@@ -1,8 +1,10 @@
 // The globals Jinja gives every template (`range`, `dict`, `cycler`, `joiner`, `namespace`).
+import type { PyDict } from "@merge/core";
 import { accountOf, RenderAccount } from "./budget.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { pyDictCall, pyFromKeys } from "./pydict.js";
+import { intValue } from "./numbers.js";
 import { pyTypeName } from "./pyvalues.js";
 import { Namespace } from "./runtime.js";
 
@@ -25,8 +27,8 @@ class Cycler {
 }
 
 /** A mapping a global built, charged by its size to the account of the render that called it (`this`). */
-function charged<T extends Record<string, unknown>>(context: unknown, value: T, what: string): T {
-  accountOf(context)?.build(Object.keys(value).length, what);
+function charged(context: unknown, value: PyDict, what: string): PyDict {
+  accountOf(context)?.build(value.size, what);
   return value;
 }
 
@@ -40,7 +42,7 @@ export function baseGlobals(): Record<string, unknown> {
           `range expected ${pos.length === 0 ? "at least 1 argument" : "at most 3 arguments"}, got ${pos.length}`,
         );
       for (const n of pos) {
-        if (typeof n !== "boolean" && !(typeof n === "number" && Number.isInteger(n)))
+        if (intValue(n) === undefined)
           throw typeError(`'${pyTypeName(n)}' object cannot be interpreted as an integer`);
       }
       const [a, b, step] =

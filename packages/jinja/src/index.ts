@@ -2,7 +2,6 @@ export { DEFAULT_LIMITS, type TemplateLimits } from "./budget.js";
 export { type CompileNames, compileTemplate } from "./compiler.js";
 export { jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
 export { pyFormatMethod, pyPercent } from "./pyformat.js";
-export { pyJsonLoads } from "./pyjson.js";
 export {
   DictView,
   floatRepr,

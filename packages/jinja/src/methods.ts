@@ -1,14 +1,25 @@
 // Python methods on template values: `d.get('k', x)`, `d.items()`, `l.append(x)`, `s.split(',')`, ...
 // Dict/list methods mutate in place as in Python (that is how `{% do stack.update({...}) %}` changes the stack).
-import { hasOwn, setKey } from "@merge/core";
+// Dict methods work on both mapping representations (a `PyDict`, or a plain object a caller passed in) through
+// core's mapping helpers; what they build is a `PyDict`.
+import {
+  deleteItem,
+  getItem,
+  isMapping,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  mappingSize,
+  PyDict,
+} from "@merge/core";
 import { RenderAccount } from "./budget.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, splitArgs } from "./kwargs.js";
-import { opaqueActive, ownKey } from "./opaque.js";
+import { findItem, NOT_FOUND, opaqueActive, ownKey } from "./opaque.js";
 import { opaqueStrMethods } from "./opaque-methods.js";
 import { pyFormatMethod } from "./pyformat.js";
-import { dictKey, pyFromKeys, updateFrom } from "./pydict.js";
-import { DictView, isDict, isSafeString, PyTuple, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+import { pyFromKeys, storeItem, updateFrom, updateFromKeywords } from "./pydict.js";
+import { DictView, isSafeString, PyTuple, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** A Python method: `self`, the call's arguments, and the render's account for methods whose cost depends on them. */
 type Method = (self: never, args: readonly unknown[], account?: RenderAccount) => unknown;
@@ -17,11 +28,6 @@ type Method = (self: never, args: readonly unknown[], account?: RenderAccount) =
 function charge(account: RenderAccount | undefined): RenderAccount {
   return account ?? new RenderAccount();
 }
-type Dict = Record<string, unknown>;
-
-function keyOf(key: unknown): string {
-  return typeof key === "string" ? key : pyStr(key);
-}
 
 function view(kind: DictView["kind"]): DictView {
   const v = new DictView();
@@ -29,11 +35,11 @@ function view(kind: DictView["kind"]): DictView {
   return v;
 }
 
-function update(self: Dict, args: readonly unknown[]): null {
+function update(self: Mapping, args: readonly unknown[]): null {
   const { pos, kw } = splitArgs(args);
   if (pos.length > 1) throw typeError(`update expected at most 1 argument, got ${pos.length}`);
   if (pos.length === 1) updateFrom(self, pos[0]);
-  if (kw) for (const k in kw) setKey(self, k, kw[k]);
+  updateFromKeywords(self, kw);
   return null;
 }
 
@@ -48,94 +54,107 @@ function slotArgs(args: readonly unknown[], n: number, name: string): unknown[] 
   return pos;
 }
 
+/** The positional arguments of a dict method that takes from `min` to `max` of them and no keywords. */
+function positional(args: readonly unknown[], min: number, max: number, name: string): unknown[] {
+  const { pos, kw } = splitArgs(args);
+  if (kw !== undefined) throw typeError(`dict.${name}() takes no keyword arguments`);
+  if (pos.length < min || pos.length > max) {
+    const expected = min === max ? `${min}` : pos.length < min ? `at least ${min}` : `at most ${max}`;
+    throw typeError(`${name} expected ${expected} argument${expected === "1" ? "" : "s"}, got ${pos.length}`);
+  }
+  return pos;
+}
+
 function missingKey(key: unknown): TemplateProblem {
   return new TemplateProblem(`KeyError: ${pyRepr(key)}`);
 }
 
+/** `self`'s key that `key` finds (by Python equality), or a KeyError. */
+function presentKey(self: Mapping, key: unknown): MappingKey {
+  const own = ownKey(self, key);
+  if (own === undefined) throw missingKey(key);
+  return own;
+}
+
 export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
-  get: (self: Dict, args: readonly unknown[]) => {
-    const [key, def] = bindArgs(args, ["key", "default"], "get");
-    const k = ownKey(self, keyOf(key));
-    return k !== undefined ? self[k] : def === undefined ? null : def;
+  get: (self: Mapping, args: readonly unknown[]) => {
+    const [key, def] = positional(args, 1, 2, "get");
+    const v = findItem(self, key);
+    return v !== NOT_FOUND ? v : def === undefined ? null : def;
   },
-  keys: (self: Dict) => {
+  keys: (self: Mapping) => {
     const v = view("dict_keys");
-    for (const k in self) if (hasOwn(self, k)) v.push(k);
+    for (const k of mappingKeys(self)) v.push(k);
     return v;
   },
-  values: (self: Dict) => {
+  values: (self: Mapping) => {
     const v = view("dict_values");
-    for (const k in self) if (hasOwn(self, k)) v.push(self[k]);
+    for (const k of mappingKeys(self)) v.push(getItem(self, k));
     return v;
   },
-  items: (self: Dict) => {
+  items: (self: Mapping) => {
     const v = view("dict_items");
-    for (const k in self) if (hasOwn(self, k)) v.push(PyTuple.from2(k, self[k]));
+    for (const k of mappingKeys(self)) v.push(PyTuple.from2(k, getItem(self, k)));
     return v;
   },
   update,
-  pop: (self: Dict, args: readonly unknown[]) => {
-    const k = ownKey(self, keyOf(args[0]));
+  pop: (self: Mapping, args: readonly unknown[]) => {
+    const [key, def] = positional(args, 1, 2, "pop");
+    const k = ownKey(self, key);
     if (k !== undefined) {
-      const v = self[k];
-      delete self[k];
+      const v = getItem(self, k);
+      deleteItem(self, k);
       return v;
     }
-    if (args.length > 1) return args[1];
-    throw new TemplateProblem(`KeyError: ${pyRepr(args[0])}`);
+    if (args.length > 1) return def;
+    throw missingKey(key);
   },
-  popitem: (self: Dict) => {
-    const keys = Object.keys(self);
-    const k = keys[keys.length - 1];
-    if (k === undefined) throw new TemplateProblem("KeyError: 'popitem(): dictionary is empty'");
-    const v = self[k];
-    delete self[k];
+  popitem: (self: Mapping, args: readonly unknown[]) => {
+    positional(args, 0, 0, "popitem");
+    const keys = mappingKeys(self);
+    if (keys.length === 0) throw new TemplateProblem("KeyError: 'popitem(): dictionary is empty'");
+    const k = keys[keys.length - 1] as MappingKey;
+    const v = getItem(self, k);
+    deleteItem(self, k);
     return PyTuple.from2(k, v);
   },
-  setdefault: (self: Dict, args: readonly unknown[]) => {
-    const k = keyOf(args[0]);
-    const own = ownKey(self, k);
-    if (own !== undefined) return self[own];
-    const v = args.length > 1 ? args[1] : null;
-    setKey(self, k, v);
-    return v;
+  setdefault: (self: Mapping, args: readonly unknown[]) => {
+    const [key, def] = positional(args, 1, 2, "setdefault");
+    const v = findItem(self, key);
+    if (v !== NOT_FOUND) return v;
+    const value = def === undefined ? null : def;
+    storeItem(self, key as MappingKey, value);
+    return value;
   },
-  copy: (self: Dict) => {
-    const out: Dict = {};
-    for (const k in self) if (hasOwn(self, k)) setKey(out, k, self[k]);
-    return out;
-  },
-  clear: (self: Dict) => {
-    for (const k of Object.keys(self)) delete self[k];
+  copy: (self: Mapping) => (self instanceof PyDict ? self.copy() : PyDict.fromObject(self)),
+  clear: (self: Mapping) => {
+    if (self instanceof PyDict) self.clear();
+    else for (const k of Object.keys(self)) delete self[k];
     return null;
   },
-  fromkeys: (_self: Dict, args: readonly unknown[]) => pyFromKeys(args),
+  fromkeys: (_self: Mapping, args: readonly unknown[]) => pyFromKeys(args),
   // The slot methods Jinja users call on dicts, as `{% do d.__setitem__('k', v) %}` (docs/templates.md).
-  __getitem__: (self: Dict, args: readonly unknown[]) => {
+  __getitem__: (self: Mapping, args: readonly unknown[]) => {
     const [key] = slotArgs(args, 1, "__getitem__");
-    const k = dictKey(key);
-    if (!hasOwn(self, k)) throw missingKey(key);
-    return self[k];
+    return getItem(self, presentKey(self, key));
   },
-  __setitem__: (self: Dict, args: readonly unknown[]) => {
+  __setitem__: (self: Mapping, args: readonly unknown[]) => {
     const [key, value] = slotArgs(args, 2, "__setitem__");
-    setKey(self, dictKey(key), value);
+    storeItem(self, key as MappingKey, value);
     return null;
   },
-  __delitem__: (self: Dict, args: readonly unknown[]) => {
+  __delitem__: (self: Mapping, args: readonly unknown[]) => {
     const [key] = slotArgs(args, 1, "__delitem__");
-    const k = dictKey(key);
-    if (!hasOwn(self, k)) throw missingKey(key);
-    delete self[k];
+    deleteItem(self, presentKey(self, key));
     return null;
   },
-  __contains__: (self: Dict, args: readonly unknown[]) => {
+  __contains__: (self: Mapping, args: readonly unknown[]) => {
     const [key] = slotArgs(args, 1, "__contains__");
-    return hasOwn(self, dictKey(key));
+    return ownKey(self, key) !== undefined;
   },
-  __len__: (self: Dict, args: readonly unknown[]) => {
+  __len__: (self: Mapping, args: readonly unknown[]) => {
     slotArgs(args, 0, "__len__");
-    return Object.keys(self).length;
+    return mappingSize(self);
   },
 });
 
@@ -151,12 +170,18 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
   },
   extend: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
     const src = args[0];
-    const added = Array.isArray(src) ? src.length : typeof src === "string" ? src.length : 0;
+    const added = Array.isArray(src)
+      ? src.length
+      : typeof src === "string"
+        ? src.length
+        : isMapping(src)
+          ? mappingSize(src)
+          : 0;
     charge(account).grow(self.length + added, added, "list.extend");
     // `l.extend(l)` doubles the list once, as in Python (iterating a list while it grows would never end).
     if (Array.isArray(src)) for (const x of src === self ? src.slice() : src) self.push(x);
     else if (typeof src === "string") for (const ch of src) self.push(ch);
-    else if (isDict(src)) for (const k in src) self.push(k);
+    else if (isMapping(src)) for (const k of mappingKeys(src)) self.push(k);
     else throw new TemplateProblem(`TypeError: '${pyTypeName(src)}' object is not iterable`);
     return null;
   },
@@ -376,8 +401,8 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
       ? src
       : typeof src === "string"
         ? Array.from(src)
-        : isDict(src)
-          ? Object.keys(src)
+        : isMapping(src)
+          ? mappingKeys(src)
           : [];
     for (const item of items) {
       if (typeof item !== "string" && !isSafeString(item)) {
@@ -484,6 +509,6 @@ export function methodTable(self: unknown): Record<string, Method> | undefined {
   if (typeof self === "string" || isSafeString(self))
     return opaqueActive() ? OPAQUE_STR_METHODS : STR_METHODS;
   if (Array.isArray(self)) return LIST_METHODS;
-  if (isDict(self)) return DICT_METHODS;
+  if (isMapping(self)) return DICT_METHODS;
   return undefined;
 }

@@ -2,10 +2,10 @@
 // whole, compare through pyEq/pyCompare, or iterate through pyIter, all of which see through marks already. The
 // ones below read the text itself; outside an opaque render, or when nothing they are given holds a mark, each
 // runs exactly as registered.
-import { setKey } from "@merge/core";
+import { getItem, isMapping, isPlainObject, mappingKeys, PyDict, setKey } from "@merge/core";
 import { OPAQUE_STR_METHODS } from "./methods.js";
 import { hasMarks, markOpaque, markText, opaqueActive, plainOpaque, seen } from "./opaque.js";
-import { isDict, isSafeString, markSafe, pyStr } from "./pyvalues.js";
+import { isSafeString, markSafe, pyStr } from "./pyvalues.js";
 
 type Fn = (this: never, value: unknown, ...args: unknown[]) => unknown;
 
@@ -14,10 +14,11 @@ function marked(value: unknown): boolean {
   if (typeof value === "string") return hasMarks(value);
   if (isSafeString(value)) return hasMarks(value.val);
   if (Array.isArray(value)) return value.some((v) => typeof v === "string" && hasMarks(v));
-  if (isDict(value))
-    return Object.keys(value).some(
-      (k) => hasMarks(k) || (typeof value[k] === "string" && hasMarks(value[k])),
-    );
+  if (isMapping(value))
+    return mappingKeys(value).some((k) => {
+      const v = getItem(value, k);
+      return (typeof k === "string" && hasMarks(k)) || (typeof v === "string" && hasMarks(v));
+    });
   return false;
 }
 
@@ -25,7 +26,13 @@ function plainValue(value: unknown): unknown {
   if (typeof value === "string") return plainOpaque(value);
   if (isSafeString(value)) return markSafe(plainOpaque(value.val));
   if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? plainOpaque(v) : v));
-  if (isDict(value)) {
+  if (value instanceof PyDict) {
+    const out = new PyDict();
+    for (const [k, v] of value)
+      out.set(typeof k === "string" ? plainOpaque(k) : k, typeof v === "string" ? plainOpaque(v) : v);
+    return out;
+  }
+  if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(value)) {
       const v = value[k];

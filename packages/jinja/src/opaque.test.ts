@@ -1,4 +1,4 @@
-import { isMergeError } from "@merge/core";
+import { isMergeError, PyDict, toExact } from "@merge/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { markOpaque, markText, opaqueChar, plainOpaque } from "./opaque.js";
@@ -292,6 +292,22 @@ describe("opaque text in a render", () => {
     }
     expect(differences).toEqual([]);
     expect(compared).toBe(EXPRESSIONS.length * VALUES.length);
+  });
+
+  it("does so when the variables are in the exact model (PyDict mappings), as PillarStack gives them", () => {
+    const exact = (vars: Record<string, unknown>) =>
+      Object.fromEntries(toExact(vars) as PyDict) as Record<string, unknown>;
+    const differences: string[] = [];
+    for (const expr of EXPRESSIONS) {
+      for (const v of VALUES) {
+        const plain = outcome(() => render(expr, exact(variables(v)), false));
+        const marked = markOpaque(toExact(variables(v))) as PyDict;
+        expect(marked).toBeInstanceOf(PyDict);
+        const got = outcome(() => render(expr, Object.fromEntries(marked) as Record<string, unknown>, true));
+        if (plain !== got) differences.push(`${expr} on ${JSON.stringify(v)}: ${plain} / ${got}`);
+      }
+    }
+    expect(differences).toEqual([]);
   });
 
   it("does so on random values too (fast-check)", () => {

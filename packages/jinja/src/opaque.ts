@@ -8,7 +8,18 @@
 // lookups, conversions and string methods use the characters the marks stand for, and the pieces a string operation
 // returns keep their marks (one code unit for one, so they are cut by the same indices). The caller unmarks the
 // output at the end and decides what each marked character may become (see source-stack's config reading).
-import { hasOwn, isPlainObject, setKey } from "@merge/core";
+import {
+  getItem,
+  hasOwn,
+  isPlainObject,
+  keyIdentity,
+  keyText,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  PyDict,
+  setKey,
+} from "@merge/core";
 
 /** Marks of the code units U+0000–U+00FF: U+E000 + the code unit. */
 const LOW = 0xe000;
@@ -146,8 +157,9 @@ export function plainOpaque(s: string): string {
 }
 
 /**
- * A copy of `value` whose strings — mapping keys included, at any depth, in lists, mappings and `Map`s — are marked
- * with `markText`. Other values are kept as they are. Shared and cyclic subtrees stay shared and cyclic.
+ * A copy of `value` whose strings — mapping keys included, at any depth, in lists, mappings (plain objects and
+ * `PyDict`s, each copied in its own representation) and `Map`s — are marked with `markText`. Other values are kept
+ * as they are. Shared and cyclic subtrees stay shared and cyclic.
  */
 export function markOpaque(value: unknown): unknown {
   const copies = new Map<object, unknown>();
@@ -161,6 +173,14 @@ export function markOpaque(value: unknown): unknown {
       copies.set(v, out);
       pending.push(() => {
         for (const item of v) out.push(copy(item));
+      });
+      return out;
+    }
+    if (v instanceof PyDict) {
+      const out = new PyDict();
+      copies.set(v, out);
+      pending.push(() => {
+        for (const [k, item] of v) out.set(typeof k === "string" ? markText(k) : k, copy(item));
       });
       return out;
     }
@@ -254,19 +274,58 @@ export function seen(s: string): string {
   return active ? plainOpaque(s) : s;
 }
 
+/** What `findItem` returns for a key the mapping does not hold. */
+export const NOT_FOUND: unique symbol = Symbol("not found");
+
 /**
- * The own key of `dict` that `key` finds: `key` itself, or, when opaque text is on, a key with the same plain text
- * (a marked grain used to look up an author's mapping, or an author's key looking up a marked grains mapping).
+ * The key of `mapping` that `key` finds, or undefined: `key` itself (by Python's equality in a `PyDict`, by the
+ * name `json.dumps` gives it in a plain object), or, when opaque text is on, a key with the same plain text (a marked
+ * grain used to look up an author's mapping, or an author's key looking up a marked grains mapping). Every lookup of
+ * a mapping key in a render goes through here or `findItem`. An unhashable key is a `MergeError` (`UNHASHABLE_KEY`).
  */
-export function ownKey(dict: Record<string, unknown>, key: string): string | undefined {
-  if (hasOwn(dict, key)) return key;
-  if (!active) return undefined;
+export function ownKey(mapping: Mapping, key: unknown): MappingKey | undefined {
+  if (mapping instanceof PyDict) {
+    if (mapping.has(key)) return key as MappingKey;
+  } else {
+    const name = typeof key === "string" ? key : plainName(key);
+    if (hasOwn(mapping, name)) return name;
+  }
+  if (!active || typeof key !== "string") return undefined;
+  return opaqueKey(mapping, key);
+}
+
+/** The value of `mapping` at `key` (found as `ownKey` finds it), or `NOT_FOUND`. */
+export function findItem(mapping: Mapping, key: unknown): unknown {
+  if (mapping instanceof PyDict) {
+    const value = mapping.get(key);
+    if (value !== undefined || mapping.has(key)) return value;
+  } else {
+    const name = typeof key === "string" ? key : plainName(key);
+    if (hasOwn(mapping, name)) return mapping[name];
+  }
+  if (!active || typeof key !== "string") return NOT_FOUND;
+  const own = opaqueKey(mapping, key);
+  return own === undefined ? NOT_FOUND : getItem(mapping, own);
+}
+
+/**
+ * The name a key has in a plain object (`json.dumps`'s: `8080`, `1.0`, `true`, `null`); an unhashable key (a list,
+ * a mapping) is refused as a `PyDict` refuses it, so plain objects and `PyDict`s fail alike.
+ */
+export function plainName(key: unknown): string {
+  if (typeof key === "object" && key !== null) keyIdentity(key);
+  return keyText(key);
+}
+
+/** A key of `mapping` whose plain text is the plain text of `key` (a key `ownKey` did not find as it is). */
+function opaqueKey(mapping: Mapping, key: string): MappingKey | undefined {
+  const has = (k: string) => (mapping instanceof PyDict ? mapping.has(k) : hasOwn(mapping, k));
   const plain = plainOpaque(key);
-  if (plain !== key && hasOwn(dict, plain)) return plain;
+  if (plain !== key && has(plain)) return plain;
   const marked = markText(plain);
-  if (marked !== key && hasOwn(dict, marked)) return marked;
+  if (marked !== key && has(marked)) return marked;
   // A key put together from marked and unmarked pieces: compare plain texts (only keys that can hold marks).
   if (marked === plain && plain === key) return undefined;
-  for (const k of Object.keys(dict)) if (plainOpaque(k) === plain) return k;
+  for (const k of mappingKeys(mapping)) if (typeof k === "string" && plainOpaque(k) === plain) return k;
   return undefined;
 }

@@ -1,19 +1,29 @@
-// Python's operators on template values (compiled `+ - * / // % ** in == <` ...): numbers, strings (with Jinja's
-// Markup rules for `+`), lists and tuples, and Python's error messages for the rest.
-import { hasOwn } from "@merge/core";
+// Python's operators on template values (compiled `+ - * / // % ** in == <` ...): numbers as Python's int and float
+// (numbers.ts), strings (with Jinja's Markup rules for `+`), lists and tuples, mappings by key, and Python's error
+// messages for the rest.
+import { compareCodePoints, isMapping } from "@merge/core";
 import { TemplateProblem, typeError } from "./errors.js";
+import {
+  intValue,
+  isNumber,
+  numAdd,
+  numCompare,
+  numDiv,
+  numFloorDiv,
+  numMod,
+  numMul,
+  numNeg,
+  numPow,
+  numSub,
+} from "./numbers.js";
 import { ownKey, seen } from "./opaque.js";
 import { pyPercent } from "./pyformat.js";
-import { isDict, isSafeString, markSafe, PyTuple, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+import { isSafeString, markSafe, PyTuple, pyEq, pyTypeName } from "./pyvalues.js";
 
 export function textOf(v: unknown): string | undefined {
   if (typeof v === "string") return v;
   if (isSafeString(v)) return v.val;
   return undefined;
-}
-
-function isNum(v: unknown): v is number | boolean {
-  return typeof v === "number" || typeof v === "boolean";
 }
 
 function htmlEscape(s: string): string {
@@ -30,7 +40,7 @@ function operandError(op: string, a: unknown, b: unknown): TemplateProblem {
 }
 
 export function pyAdd(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) + Number(b);
+  if (isNumber(a) && isNumber(b)) return numAdd(a, b);
   const sa = textOf(a);
   const sb = textOf(b);
   if (sa !== undefined && sb !== undefined) {
@@ -57,12 +67,12 @@ export function pyAdd(a: unknown, b: unknown): unknown {
 }
 
 export function pySub(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
+  if (isNumber(a) && isNumber(b)) return numSub(a, b);
   throw operandError("-", a, b);
 }
 
-function repeat(seq: unknown, n: number): unknown {
-  const count = Math.max(0, Math.trunc(n));
+function repeat(seq: unknown, n: number | bigint): unknown {
+  const count = Math.max(0, Number(n));
   const s = textOf(seq);
   if (s !== undefined) return s.repeat(count);
   const arr = seq as unknown[];
@@ -72,47 +82,58 @@ function repeat(seq: unknown, n: number): unknown {
   return out;
 }
 
+function isSequence(v: unknown): boolean {
+  return textOf(v) !== undefined || Array.isArray(v);
+}
+
 export function pyMul(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) * Number(b);
-  if ((textOf(a) !== undefined || Array.isArray(a)) && isNum(b) && Number.isInteger(Number(b)))
-    return repeat(a, Number(b));
-  if ((textOf(b) !== undefined || Array.isArray(b)) && isNum(a) && Number.isInteger(Number(a)))
-    return repeat(b, Number(a));
+  if (isNumber(a) && isNumber(b)) return numMul(a, b);
+  if (isSequence(a) && isNumber(b)) return repeat(a, repeatCount(b));
+  if (isSequence(b) && isNumber(a)) return repeat(b, repeatCount(a));
   throw operandError("*", a, b);
 }
 
+/** The count a sequence is repeated by: an int (`'x' * 2.0` is a TypeError). */
+function repeatCount(n: unknown): number | bigint {
+  const count = intValue(n);
+  if (count === undefined) throw typeError(`can't multiply sequence by non-int of type '${pyTypeName(n)}'`);
+  return count;
+}
+
 export function pyDiv(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) {
-    if (Number(b) === 0) throw new TemplateProblem("ZeroDivisionError: division by zero");
-    return Number(a) / Number(b);
-  }
+  if (isNumber(a) && isNumber(b)) return numDiv(a, b);
   throw operandError("/", a, b);
 }
 
 export function pyFloorDiv(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) {
-    if (Number(b) === 0) throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
-    return Math.floor(Number(a) / Number(b));
-  }
+  if (isNumber(a) && isNumber(b)) return numFloorDiv(a, b);
   throw operandError("//", a, b);
 }
 
 export function pyMod(a: unknown, b: unknown): unknown {
   const s = textOf(a);
   if (s !== undefined) return pyPercent(s, b);
-  if (isNum(a) && isNum(b)) {
-    const x = Number(a);
-    const y = Number(b);
-    if (y === 0) throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
-    const r = x % y;
-    return r !== 0 && r < 0 !== y < 0 ? r + y : r;
-  }
+  if (isNumber(a) && isNumber(b)) return numMod(a, b);
   throw operandError("%", a, b);
 }
 
 export function pyPow(a: unknown, b: unknown): unknown {
-  if (isNum(a) && isNum(b)) return Number(a) ** Number(b);
-  throw operandError("**", a, b);
+  if (isNumber(a) && isNumber(b)) return numPow(a, b);
+  throw operandError("** or pow()", a, b);
+}
+
+/** `-a`. */
+export function pyNeg(a: unknown): unknown {
+  if (isNumber(a)) return numNeg(a);
+  if (a === undefined) throw new TemplateProblem("an undefined value was used with '-'");
+  throw typeError(`bad operand type for unary -: '${pyTypeName(a)}'`);
+}
+
+/** `+a`. */
+export function pyPos(a: unknown): unknown {
+  if (isNumber(a)) return typeof a === "boolean" ? Number(a) : a;
+  if (a === undefined) throw new TemplateProblem("an undefined value was used with '+'");
+  throw typeError(`bad operand type for unary +: '${pyTypeName(a)}'`);
 }
 
 export function pyIn(item: unknown, container: unknown): boolean {
@@ -127,31 +148,40 @@ export function pyIn(item: unknown, container: unknown): boolean {
     for (const x of container) if (pyEq(x, item)) return true;
     return false;
   }
-  if (isDict(container)) {
-    if (typeof item === "string") return ownKey(container, item) !== undefined;
-    if (item === null || item === undefined || typeof item === "object") return false;
-    return hasOwn(container, pyStr(item));
-  }
+  // An unhashable item (a list, a dict) is Python's TypeError, from the key's identity.
+  if (isMapping(container)) return ownKey(container, item) !== undefined;
   if (container === undefined) return false;
   if (container instanceof Map || container instanceof Set) return container.has(item);
   throw typeError(`argument of type '${pyTypeName(container)}' is not iterable`);
 }
 
+/** `a < b` as Python's sort asks it, with Python's TypeError for values that cannot be ordered. */
+export function pyLess(a: unknown, b: unknown): boolean {
+  return orderCompare(a, b, "<") < 0;
+}
+
+/** Compares for `op`: negative, zero or positive; NaN (no order holds) is NaN. */
 function orderCompare(a: unknown, b: unknown, op: string): number {
-  if (isNum(a) && isNum(b)) return Number(a) - Number(b);
+  if (typeof a === "string" && typeof b === "string") return stringCompare(a, b);
+  if (isNumber(a) && isNumber(b)) return numCompare(a, b) ?? Number.NaN;
   const sa = textOf(a);
   const sb = textOf(b);
-  if (sa !== undefined && sb !== undefined) {
-    const [x, y] = [seen(sa), seen(sb)];
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
-  if (Array.isArray(a) && Array.isArray(b)) {
+  if (sa !== undefined && sb !== undefined) return stringCompare(sa, sb);
+  if (Array.isArray(a) && Array.isArray(b) && a instanceof PyTuple === b instanceof PyTuple) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       if (!pyEq(a[i], b[i])) return orderCompare(a[i], b[i], op);
     }
     return a.length - b.length;
   }
   throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+/** Python compares strings by code point (JavaScript's `<` by UTF-16 unit); marks as the text they stand for. */
+function stringCompare(a: string, b: string): number {
+  const x = seen(a);
+  const y = seen(b);
+  if (x === y) return 0;
+  return compareCodePoints(x, y);
 }
 
 export function pyCompare(op: string, a: unknown, b: unknown): boolean {

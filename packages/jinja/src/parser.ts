@@ -1,6 +1,7 @@
 // Jinja syntax nunjucks lacks, added by extending nunjucks' own parser: `for ... if cond`, `{% do %}`, slices,
 // dot access kept distinct from subscripts, `True/False/None`, and Salt's serializer tags (`import_yaml`,
 // `load_yaml ... endload` and friends).
+import { PyFloat } from "@merge/core";
 import { type NjAny, njLexer, njNodes, njParser } from "./nunjucks-internals.js";
 
 const Node = njNodes.Node;
@@ -38,6 +39,9 @@ class PyParser extends BaseParser {
     super(...args);
   }
 
+  /** Whether Salt's serializer tags are known (set by `parseTemplate`). */
+  declare pySaltTags: boolean;
+
   parseStatement(): NjAny {
     const tok = this.peekToken();
     if (tok && tok.type === njLexer.TOKEN_SYMBOL) {
@@ -45,8 +49,10 @@ class PyParser extends BaseParser {
       if (tok.value === "do") return this.parseDo();
       if (tok.value === "with") return this.parseWith();
       if (tok.value === "for") return this.parsePyFor();
-      if (IMPORT_TAGS[tok.value] !== undefined) return this.parseImportData(IMPORT_TAGS[tok.value] as string);
-      if (LOAD_TAGS[tok.value] !== undefined) return this.parseLoadData(LOAD_TAGS[tok.value] as string);
+      if (this.pySaltTags && IMPORT_TAGS[tok.value] !== undefined)
+        return this.parseImportData(IMPORT_TAGS[tok.value] as string);
+      if (this.pySaltTags && LOAD_TAGS[tok.value] !== undefined)
+        return this.parseLoadData(LOAD_TAGS[tok.value] as string);
     }
     return super.parseStatement();
   }
@@ -257,7 +263,12 @@ class PyParser extends BaseParser {
   }
 
   parsePrimary(noPostfix?: boolean): NjAny {
-    const node = super.parsePrimary(true);
+    const tok = this.peekToken();
+    let node: NjAny;
+    if (tok && (tok.type === njLexer.TOKEN_INT || tok.type === njLexer.TOKEN_FLOAT)) {
+      this.nextToken();
+      node = new njNodes.Literal(tok.lineno, tok.colno, numberLiteral(tok.type, tok.value));
+    } else node = super.parsePrimary(true);
     // Jinja spells the constants True/False/None too.
     if (node instanceof njNodes.Symbol && !(node instanceof njNodes.Literal)) {
       if (node.value === "True" || node.value === "False" || node.value === "None") {
@@ -386,6 +397,19 @@ class PyParser extends BaseParser {
   }
 }
 
+/**
+ * The value of a number literal, as Python reads it: an int of any size (a `bigint` past 2^53) or a float, a whole
+ * float as a `PyFloat` (`1.0`, `2e3`) so that it stays a float.
+ */
+function numberLiteral(type: string, text: string): number | bigint | PyFloat {
+  if (type === njLexer.TOKEN_INT) {
+    const n = Number.parseInt(text, 10);
+    return Number.isSafeInteger(n) ? n : BigInt(text);
+  }
+  const x = Number.parseFloat(text);
+  return Number.isInteger(x) ? new PyFloat(x) : x;
+}
+
 const KEYWORDS = new Set(["and", "or", "not", "else", "if", "is", "in"]);
 
 function startsTestArgument(tok: NjAny): boolean {
@@ -465,8 +489,9 @@ function parsePyString(tokens: NjAny, quote: string): string {
   return out;
 }
 
-function balancedTokens(src: string): NjAny {
-  const tokens = njLexer.lex(src, {});
+function balancedTokens(src: string, trimBlocks: boolean): NjAny {
+  // nunjucks' trimBlocks drops the newline after a block tag; Jinja's trim_blocks also drops it after a comment.
+  const tokens = njLexer.lex(src, { trimBlocks });
   tokens._parseString = (quote: string) => parsePyString(tokens, quote);
   const next = tokens.nextToken.bind(tokens);
   // nunjucks rejects a `#}` in template text ("unexpected end of comment"); Jinja prints it. The tokenizer reads a
@@ -506,6 +531,8 @@ function balancedTokens(src: string): NjAny {
       if (/^\d+(\.\d*)?[eE][+-]?\d+$/.test(digits))
         return { ...tok, type: njLexer.TOKEN_FLOAT, value: digits };
     }
+    if (trimBlocks && tok && tok.type === njLexer.TOKEN_COMMENT && tokens.current() === "\n")
+      tokens.forward();
     if (tok) {
       if (tok.type === njLexer.TOKEN_LEFT_CURLY) depth++;
       else if (tok.type === njLexer.TOKEN_RIGHT_CURLY) depth = Math.max(0, depth - 1);
@@ -516,9 +543,20 @@ function balancedTokens(src: string): NjAny {
   return tokens;
 }
 
+/** Syntax choices: Salt's serializer tags (default on) and Jinja's `trim_blocks` (default off). */
+export interface ParseOptions {
+  readonly saltTags?: boolean;
+  readonly trimBlocks?: boolean;
+}
+
 /** Parses (already newline-normalised) template text into a nunjucks AST with the Jinja additions above. */
-export function parseTemplate(src: string, extensions: readonly unknown[]): NjAny {
-  const parser = new PyParser(balancedTokens(src));
+export function parseTemplate(
+  src: string,
+  extensions: readonly unknown[],
+  options: ParseOptions = {},
+): NjAny {
+  const parser = new PyParser(balancedTokens(src, options.trimBlocks === true));
+  parser.pySaltTags = options.saltTags !== false;
   parser.extensions = extensions;
   return parser.parseAsRoot();
 }

@@ -1,40 +1,51 @@
 // Building mappings from template values as Python's `dict(...)` does: from another mapping, from an iterable of
-// key/value pairs, from keyword arguments. Keys are always written as data (`setKey`), so a key named `__proto__`
-// from a grain is an ordinary entry, never the object's prototype. Used by the `dict()` and `namespace()` globals,
-// `dict.fromkeys` and the `update` method.
-import { hasOwn, isPlainObject, setKey } from "@merge/core";
+// key/value pairs, from keyword arguments. What a template builds is a `PyDict` (any hashable key, insertion order,
+// `1 == 1.0 == True` one key); keys are data, so a key named `__proto__` from a grain is an ordinary entry. Used by
+// dict literals, the `dict()` and `namespace()` globals, `dict.fromkeys`, the `update` method and macros' `kwargs`.
+import {
+  getItem,
+  isMapping,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  PyDict,
+  setItem,
+  setKey,
+} from "@merge/core";
 import { TemplateProblem, typeError, undefinedError } from "./errors.js";
-import { splitArgs } from "./kwargs.js";
+import { type Kwargs, splitArgs } from "./kwargs.js";
 import { textOf } from "./operators.js";
-import { PyTuple, pyStr, pyTypeName } from "./pyvalues.js";
-import { ownKey } from "./opaque.js";
-
-type Dict = Record<string, unknown>;
-
-/** A Python key as our mappings store it (they are keyed by text; see docs/templates.md). */
-export function dictKey(key: unknown): string {
-  if (typeof key === "string") return key;
-  if (Array.isArray(key) && !(key instanceof PyTuple))
-    throw typeError(`unhashable type: '${pyTypeName(key)}'`);
-  if (isPlainObject(key)) throw typeError("unhashable type: 'dict'");
-  return pyStr(key);
-}
+import { opaqueActive, ownKey, plainName } from "./opaque.js";
+import { pyTypeName } from "./pyvalues.js";
 
 /** The items of an iterable value, or undefined when Python could not iterate it. */
 function iterItems(value: unknown): readonly unknown[] | undefined {
   if (Array.isArray(value)) return value;
   const s = textOf(value);
   if (s !== undefined) return Array.from(s);
-  if (isPlainObject(value)) return Object.keys(value);
+  if (isMapping(value)) return mappingKeys(value);
   if (value instanceof Set) return [...value];
   return undefined;
 }
 
+/**
+ * Sets `key` of a mapping a template changes (a `PyDict`, or a plain object a caller passed in, where the key gets
+ * its `json.dumps` name); with opaque text on, a marked key updates the entry of its plain text. An unhashable key is
+ * refused (`UNHASHABLE_KEY`, Python's TypeError).
+ */
+export function storeItem(target: Mapping, key: MappingKey, value: unknown): void {
+  if (typeof key === "string") {
+    setItem(target, opaqueActive() ? (ownKey(target, key) ?? key) : key, value);
+    return;
+  }
+  if (target instanceof PyDict) target.set(key, value);
+  else setKey(target, plainName(key), value);
+}
+
 /** `target.update(source)`: a mapping's entries, or the pairs of an iterable, in order. */
-export function updateFrom(target: Dict, source: unknown): void {
-  if (isPlainObject(source)) {
-    // ownKey: with opaque text on, a marked key updates the entry whose plain text it stands for
-    for (const k in source) if (hasOwn(source, k)) setKey(target, ownKey(target, k) ?? k, source[k]);
+export function updateFrom(target: Mapping, source: unknown): void {
+  if (isMapping(source)) {
+    for (const k of mappingKeys(source)) storeItem(target, k, getItem(source, k));
     return;
   }
   // Python asks an undefined value for its `keys`, which Jinja's Undefined refuses.
@@ -50,30 +61,41 @@ export function updateFrom(target: Dict, source: unknown): void {
         `ValueError: dictionary update sequence element #${i} has length ${pair.length}; 2 is required`,
       );
     }
-    const key = dictKey(pair[0]);
-    setKey(target, ownKey(target, key) ?? key, pair[1]);
+    storeItem(target, pair[0] as MappingKey, pair[1]);
   });
 }
 
+/** Keyword arguments written into `target` (their names are strings). */
+export function updateFromKeywords(target: Mapping, kw: Kwargs | undefined): void {
+  if (kw !== undefined) for (const k in kw) setItem(target, k, kw[k]);
+}
+
 /** Python's `dict(*args, **kwargs)` on nunjucks' call arguments. */
-export function pyDictCall(args: readonly unknown[], name = "dict"): Dict {
+export function pyDictCall(args: readonly unknown[], name = "dict"): PyDict {
   const { pos, kw } = splitArgs(args);
   if (pos.length > 1) throw typeError(`${name} expected at most 1 argument, got ${pos.length}`);
-  const out: Dict = {};
+  const out = new PyDict();
   if (pos.length === 1) updateFrom(out, pos[0]);
-  if (kw !== undefined) for (const k in kw) setKey(out, k, kw[k]);
+  updateFromKeywords(out, kw);
   return out;
 }
 
 /** `dict.fromkeys(iterable, value=None)`. */
-export function pyFromKeys(args: readonly unknown[]): Dict {
+export function pyFromKeys(args: readonly unknown[]): PyDict {
   const { pos } = splitArgs(args);
   if (pos.length < 1 || pos.length > 2)
     throw typeError(`fromkeys expected at least 1 argument, got ${pos.length}`);
   const items = pos[0] === undefined ? [] : iterItems(pos[0]);
   if (items === undefined) throw typeError(`'${pyTypeName(pos[0])}' object is not iterable`);
   const value = pos.length > 1 ? pos[1] : null;
-  const out: Dict = {};
-  for (const k of items) setKey(out, dictKey(k), value);
+  const out = new PyDict();
+  for (const k of items) out.set(k as MappingKey, value);
+  return out;
+}
+
+/** A dict literal `{k: v, ...}` from its keys and values, in order (`flat` alternates them). */
+export function pyDictLiteral(flat: readonly unknown[]): PyDict {
+  const out = new PyDict();
+  for (let i = 0; i < flat.length; i += 2) storeItem(out, flat[i] as MappingKey, flat[i + 1]);
   return out;
 }

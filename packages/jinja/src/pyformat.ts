@@ -1,21 +1,62 @@
 // Python string formatting: the `%` operator / Jinja's `format` filter, and `str.format()`.
-import { hasOwn } from "@merge/core";
+import { hasOwn, isMapping, pyFloatRepr } from "@merge/core";
 import { RenderAccount } from "./budget.js";
 import { expPy, fixedPy } from "./decimal.js";
 import { TemplateProblem } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
-import { cutPiece, hasMarks, markText, opaqueActive, plainOpaque } from "./opaque.js";
-import { floatRepr, isDict, isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+import { intValue, isFloat, isNumber, toDouble, truncToInt } from "./numbers.js";
+import { cutPiece, findItem, hasMarks, markText, NOT_FOUND, opaqueActive, plainOpaque } from "./opaque.js";
+import { isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
-function toNumber(v: unknown, conv: string): number {
-  if (typeof v === "number") return v;
-  if (typeof v === "boolean") return v ? 1 : 0;
-  throw new TemplateProblem(`TypeError: %${conv} format: a real number is required, not ${pyTypeName(v)}`);
+function textOf(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  return isSafeString(v) ? v.val : undefined;
+}
+
+/** The number a `%` conversion formats: an int stays exact (`%d` of a big int), a float is a double. */
+function toNumber(v: unknown, conv: string): number | bigint {
+  const n = intValue(v);
+  if (n !== undefined) return n;
+  if (isNumber(v)) {
+    // `%x`, `%o` and `%c` take ints only; `%d` truncates a float.
+    if ("xXoc".includes(conv))
+      throw new TemplateProblem(`TypeError: %${conv} format: an integer is required, not ${pyTypeName(v)}`);
+    return toDouble(v);
+  }
+  throw new TemplateProblem(
+    `TypeError: %${conv} format: ${"xXoc".includes(conv) ? "an integer" : "a real number"} is required, not ${pyTypeName(v)}`,
+  );
+}
+
+/** The int `%d` writes: a float truncated toward zero. */
+function intPart(n: number | bigint): bigint {
+  if (typeof n === "bigint") return n < 0n ? -n : n;
+  const t = truncToInt(Math.abs(n));
+  return typeof t === "bigint" ? t : BigInt(t);
 }
 
 function expForm(n: number, prec: number, upper: boolean): string {
   const s = (n < 0 ? "-" : "") + expPy(Math.abs(n), prec);
   return upper ? s.toUpperCase() : s;
+}
+
+/**
+ * A float formatted without a type but with a precision (`'{:.3}'.format(x)`): like `g`, except that it switches to
+ * the exponent form one digit earlier and a fixed-point result keeps one digit after the point (`9.0`, `1e+02`).
+ */
+function shortForm(n: number, precArg: number, alt: boolean): string {
+  const special = specialFloat(n, false);
+  if (special !== undefined) return special;
+  const prec = precArg === 0 ? 1 : precArg;
+  const exp = Number(expPy(n, prec - 1).split("e")[1]);
+  if (exp < -4 || exp >= prec - 1) {
+    let s = expForm(n, prec - 1, false);
+    if (!alt) s = s.replace(/\.?0+(e)/, "$1");
+    return s;
+  }
+  let s = fixedPy(n, Math.max(0, prec - 1 - exp));
+  if (!alt && s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, ".0");
+  return s.includes(".") ? s : `${s}.0`;
 }
 
 /** `%g`/`{:g}`: fixed or exponent form, trailing zeros removed unless `alt`. */
@@ -40,23 +81,23 @@ function specialFloat(n: number, upper: boolean): string | undefined {
   return undefined;
 }
 
-function formatNumberBody(n: number, conv: string, prec: number | undefined, alt: boolean): string {
+function formatNumberBody(n: number | bigint, conv: string, prec: number | undefined, alt: boolean): string {
   const upper = conv === conv.toUpperCase();
-  const sp = "eEfFgG".includes(conv) ? specialFloat(Math.abs(n), upper) : undefined;
+  const sp = "eEfFgG".includes(conv) ? specialFloat(Math.abs(Number(n)), upper) : undefined;
   if (sp !== undefined) return sp;
-  const a = Math.abs(n);
+  const a = Math.abs(Number(n));
   switch (conv) {
     case "d":
     case "i":
     case "u":
-      return BigInt(Math.trunc(a)).toString();
+      return intPart(n).toString();
     case "x":
     case "X": {
-      const s = BigInt(Math.trunc(a)).toString(16);
+      const s = intPart(n).toString(16);
       return (alt ? (conv === "x" ? "0x" : "0X") : "") + (conv === "X" ? s.toUpperCase() : s);
     }
     case "o":
-      return (alt ? "0o" : "") + BigInt(Math.trunc(a)).toString(8);
+      return (alt ? "0o" : "") + intPart(n).toString(8);
     case "f":
     case "F":
       return fixedPy(a, prec ?? 6);
@@ -79,7 +120,7 @@ export function pyPercent(
 ): string {
   // A format string holding marked text is read as its plain text, and all of the result counts as marked.
   if (opaqueActive() && hasMarks(fmt)) return markText(pyPercent(plainOpaque(fmt), values, account));
-  const mapping = isDict(values) ? values : undefined;
+  const mapping = isMapping(values) ? values : undefined;
   const list: unknown[] = values instanceof PyTuple ? values : [values];
   let next = 0;
   const take = (): unknown => {
@@ -103,8 +144,9 @@ export function pyPercent(
     let value: unknown;
     if (key !== undefined) {
       if (mapping === undefined) throw new TemplateProblem("TypeError: format requires a mapping");
-      if (!hasOwn(mapping, key)) throw new TemplateProblem(`KeyError: '${key}'`);
-      value = mapping[key];
+      const found = findItem(mapping, key);
+      if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: '${key}'`);
+      value = found;
     } else if (conv !== "%") value = take();
     let body: string;
     let sign = "";
@@ -122,11 +164,17 @@ export function pyPercent(
         body = pyRepr(value);
         if (prec !== undefined) body = body.slice(0, prec);
         break;
-      case "c":
-        body = typeof value === "number" ? String.fromCodePoint(value) : String(value);
+      case "c": {
+        const s = textOf(value);
+        if (s !== undefined && Array.from(s).length === 1) body = s;
+        else if (s !== undefined) throw new TemplateProblem("TypeError: %c requires int or char");
+        else body = String.fromCodePoint(Number(toNumber(value, conv)));
         break;
+      }
       default: {
-        const n = toNumber(value, conv);
+        const raw = toNumber(value, conv);
+        // The int conversions format the truncated int: `'%d' % -0.5` is `0`.
+        const n = "diuxXo".includes(conv) && typeof raw === "number" ? truncToInt(raw) : raw;
         numeric = true;
         if (n < 0 || Object.is(n, -0)) sign = "-";
         else if (flags.includes("+")) sign = "+";
@@ -156,8 +204,12 @@ function lookupField(root: unknown, path: string): unknown {
   for (let m = re.exec(path); m !== null; m = re.exec(path)) {
     const k = (m[1] ?? m[2]) as string;
     if (Array.isArray(v) && /^\d+$/.test(k)) v = v[Number(k)];
-    else if (isDict(v) && hasOwn(v, k)) v = v[k];
-    else throw new TemplateProblem(`KeyError: '${k}'`);
+    else if (isMapping(v)) {
+      // `{0[8080]}`: digits name an int key, as str.format reads them.
+      const found = findItem(v, m[2] !== undefined && /^\d+$/.test(k) ? Number(k) : k);
+      if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: '${k}'`);
+      v = found;
+    } else throw new TemplateProblem(`KeyError: '${k}'`);
   }
   return v;
 }
@@ -172,18 +224,23 @@ function applySpec(value: unknown, spec: string, account: RenderAccount): string
   if (width > 0 || prec !== undefined) account.build(Math.max(width, prec ?? 0), "string formatting");
   let body: string;
   let sign = "";
-  const isNum = typeof value === "number" || typeof value === "boolean";
+  const isNum = isNumber(value);
   if (isNum && (type !== undefined ? type !== "s" : true)) {
-    const n = Number(value);
-    if (n < 0) sign = "-";
+    const float = isFloat(value);
+    const n = float ? toDouble(value) : (intValue(value) as number | bigint);
+    if (n < 0 || Object.is(n, -0)) sign = "-";
     else if (signFlag === "+") sign = "+";
     else if (signFlag === " ") sign = " ";
-    const t =
-      type ?? (Number.isInteger(n) && typeof value !== "boolean" ? "d" : prec !== undefined ? "g" : "");
-    if (t === "") body = floatRepr(Math.abs(n));
-    else if (t === "%") body = `${fixedPy(Math.abs(n) * 100, prec ?? 6)}%`;
-    else if (t === "b") body = (alt ? "0b" : "") + Math.trunc(Math.abs(n)).toString(2);
-    else body = formatNumberBody(n, t === "n" ? "d" : t, prec, alt !== undefined);
+    if (float && type !== undefined && "dbcoxX".includes(type))
+      throw new TemplateProblem(`ValueError: Unknown format code '${type}' for object of type 'float'`);
+    if (!float && prec !== undefined && (type === undefined || "dbcoxXn".includes(type)))
+      throw new TemplateProblem("ValueError: Precision not allowed in integer format specifier");
+    const t = type ?? (float ? (prec !== undefined ? "r" : "") : "d");
+    if (t === "") body = pyFloatRepr(Math.abs(Number(n)));
+    else if (t === "r") body = shortForm(Math.abs(Number(n)), prec as number, alt !== undefined);
+    else if (t === "%") body = `${fixedPy(Math.abs(Number(n)) * 100, prec ?? 6)}%`;
+    else if (t === "b") body = (alt ? "0b" : "") + intPart(n).toString(2);
+    else body = formatNumberBody(n, t === "n" ? (float ? "g" : "d") : t, prec, alt !== undefined);
     if (group !== undefined) {
       const [ip, fp] = body.split(".");
       body = (ip ?? "").replace(/\B(?=(\d{3})+(?!\d))/g, group) + (fp === undefined ? "" : `.${fp}`);

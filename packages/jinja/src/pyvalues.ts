@@ -1,13 +1,37 @@
 // How template values look and behave to a Salt user: Python's str()/repr(), truthiness, equality and the few
 // Python-only shapes (tuples, dict views) that Jinja templates can produce.
-import { hasOwn, isPlainObject } from "@merge/core";
+import {
+  getItem,
+  isMapping,
+  keyIdentity,
+  type Mapping,
+  mappingKeys,
+  mappingSize,
+  PY_KEY,
+  PyDict,
+  PyFloat,
+  pyFloatRepr,
+} from "@merge/core";
 import nunjucks from "nunjucks";
-import { opaqueChar, markText, opaqueActive, opaqueStrEq, ownKey, plainOpaque } from "./opaque.js";
+import { isNumber, numberText, numEquals } from "./numbers.js";
+import {
+  findItem,
+  markText,
+  NOT_FOUND,
+  opaqueActive,
+  opaqueChar,
+  opaqueStrEq,
+  plainOpaque,
+} from "./opaque.js";
 
 const SafeString = nunjucks.runtime.SafeString as unknown as new (value: string) => { val: string };
 
-/** A Python tuple: behaves as a JS array everywhere, prints with parentheses. */
+/** A Python tuple: behaves as a JS array everywhere, prints with parentheses, and can be a dict key. */
 export class PyTuple<T = unknown> extends Array<T> {
+  /** Its identity as a dict key: equal for tuples Python finds equal; a list inside makes it unhashable. */
+  [PY_KEY](): string {
+    return tupleKey(this);
+  }
   static from2<T>(a: T, b: T): PyTuple<T> {
     const t = new PyTuple<T>(2);
     t[0] = a;
@@ -18,6 +42,22 @@ export class PyTuple<T = unknown> extends Array<T> {
     const t = new PyTuple<T>(items.length);
     for (let i = 0; i < items.length; i++) t[i] = items[i] as T;
     return t;
+  }
+}
+
+/** An item of `groupby`: a `(grouper, list)` tuple with those two names as attributes (Jinja's `_GroupTuple`). */
+export class GroupTuple extends PyTuple {
+  static make(grouper: unknown, items: unknown[]): GroupTuple {
+    const t = new GroupTuple(2);
+    t[0] = grouper;
+    t[1] = items;
+    return t;
+  }
+  get grouper(): unknown {
+    return this[0];
+  }
+  get list(): unknown {
+    return this[1];
   }
 }
 
@@ -35,8 +75,21 @@ export function markSafe(text: string): unknown {
   return new SafeString(text);
 }
 
-export function isDict(value: unknown): value is Record<string, unknown> {
-  return isPlainObject(value);
+/** The text identity of a tuple as a dict key (its items' identities under Python's equality). */
+function tupleKey(items: readonly unknown[]): string {
+  let out = "(";
+  for (const item of items) {
+    let id: unknown;
+    if (item instanceof PyTuple) id = tupleKey(item);
+    else {
+      id = keyIdentity(item);
+      if (typeof id === "string") id = JSON.stringify(id);
+      else if (typeof id === "symbol") id = id.description;
+      else id = `#${String(id)}`;
+    }
+    out += `${id as string},`;
+  }
+  return `${out})`;
 }
 
 /** Python truthiness: empty containers, `0`, `''`, None and undefined are false. */
@@ -55,9 +108,11 @@ export function pyBool(value: unknown): boolean {
     case "object":
       if (value === null) return false;
       if (Array.isArray(value)) return value.length > 0;
+      if (value instanceof PyDict) return value.size > 0;
+      if (value instanceof PyFloat) return value.value !== 0;
       if (value instanceof SafeString) return (value as { val: string }).val.length > 0;
-      if (isPlainObject(value)) {
-        for (const k in value) if (hasOwn(value, k)) return true;
+      if (isMapping(value)) {
+        for (const _ in value) return true;
         return false;
       }
       if (value instanceof Map || value instanceof Set) return value.size > 0;
@@ -67,37 +122,14 @@ export function pyBool(value: unknown): boolean {
   }
 }
 
-/** Python's repr() of a float, from the shortest round-trip digits JS also uses. */
+/** Python's repr() of a float (`1.0`, `1e+16`, `2.5e-05`, `nan`). */
 export function floatRepr(value: number): string {
-  if (Number.isNaN(value)) return "nan";
-  if (value === Number.POSITIVE_INFINITY) return "inf";
-  if (value === Number.NEGATIVE_INFINITY) return "-inf";
-  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
-  const exp = value.toExponential(); // shortest digits, e.g. "-1.2345e+3"
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(exp);
-  if (m === null) return String(value);
-  const sign = m[1] ?? "";
-  const digits = (m[2] ?? "") + (m[3] ?? "");
-  const e = Number(m[4]);
-  if (e < -4 || e >= 16) {
-    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const ae = Math.abs(e);
-    return `${sign}${mant}e${e < 0 ? "-" : "+"}${ae < 10 ? `0${ae}` : ae}`;
-  }
-  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
-  if (digits.length <= e + 1) return `${sign}${digits}${"0".repeat(e + 1 - digits.length)}.0`;
-  return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+  return pyFloatRepr(value);
 }
 
-/**
- * A number as Python prints it. JS has one number type: integral values print as ints (`2`), the others as
- * Python floats (`2.5`, `1e-05`). (A YAML `2.0` therefore prints `2`; see docs/templates.md.)
- */
-export function numberStr(value: number): string {
-  // Integers past 2^53 arrive as bigint from the YAML loader, so a number that large was a float.
-  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)
-    return Object.is(value, -0) ? "0" : String(value);
-  return floatRepr(value);
+/** A number as Python prints it: an int (`2`, `12345678901234567890`) or a float (`2.0`, `2.5`, `1e+22`). */
+export function numberStr(value: number | bigint | PyFloat): string {
+  return numberText(value);
 }
 
 /** Python str(): what `{{ value }}` prints. */
@@ -108,15 +140,15 @@ export function pyStr(value: unknown): string {
     case "undefined":
       return "";
     case "number":
-      return numberStr(value);
+    case "bigint":
+      return numberText(value);
     case "boolean":
       return value ? "True" : "False";
-    case "bigint":
-      return value.toString();
     case "object":
       if (value === null) return "None";
+      if (value instanceof PyFloat) return pyFloatRepr(value.value);
       if (value instanceof SafeString) return (value as { val: string }).val;
-      if (isPlainObject(value)) return strDict(value, new Set());
+      if (isMapping(value)) return strDict(value, new Set());
       return pyRepr(value);
     default:
       return pyRepr(value);
@@ -127,25 +159,20 @@ export function pyStr(value: unknown): string {
  * Salt's finalizer prints a mapping as its `PrintableDict`: strings by repr(), other values by str() — so an
  * undefined value prints as nothing and nested mappings follow the same rule (lists use repr() throughout).
  */
-function strDict(value: Record<string, unknown>, seen: Set<unknown>): string {
+function strDict(value: Mapping, seen: Set<unknown>): string {
   if (seen.has(value)) return "{...}";
   seen.add(value);
-  const parts: string[] = [];
-  for (const k in value) {
-    if (!hasOwn(value, k)) continue;
-    const v = value[k];
+  let out = "{";
+  let first = true;
+  for (const k of mappingKeys(value)) {
+    const v = getItem(value, k);
     const text =
-      typeof v === "string"
-        ? strRepr(v)
-        : v === undefined
-          ? ""
-          : isPlainObject(v)
-            ? strDict(v, seen)
-            : pyRepr(v);
-    parts.push(`${strRepr(k)}: ${text}`);
+      typeof v === "string" ? strRepr(v) : v === undefined ? "" : isMapping(v) ? strDict(v, seen) : pyRepr(v);
+    out += `${first ? "" : ", "}${pyRepr(k)}: ${text}`;
+    first = false;
   }
   seen.delete(value);
-  return `{${parts.join(", ")}}`;
+  return `${out}}`;
 }
 
 // Python's str.isprintable(): letters, marks, numbers, punctuation, symbols and the plain space.
@@ -190,11 +217,10 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     case "undefined":
       return "Undefined";
     case "number":
-      return numberStr(value);
+    case "bigint":
+      return numberText(value);
     case "boolean":
       return value ? "True" : "False";
-    case "bigint":
-      return value.toString();
     case "function": {
       const described = (value as { pyRepr?: unknown }).pyRepr;
       if (typeof described === "string") return described;
@@ -202,6 +228,7 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     }
     case "object": {
       if (value === null) return "None";
+      if (value instanceof PyFloat) return pyFloatRepr(value.value);
       if (value instanceof SafeString) return `Markup(${strRepr((value as { val: string }).val)})`;
       const s = seen ?? new Set<unknown>();
       if (s.has(value)) return Array.isArray(value) ? "[...]" : "{...}";
@@ -211,9 +238,9 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
       else if (value instanceof PyTuple)
         out = value.length === 1 ? `(${pyRepr(value[0], s)},)` : `(${reprItems(value, s)})`;
       else if (Array.isArray(value)) out = `[${reprItems(value, s)}]`;
-      else if (isPlainObject(value)) {
+      else if (isMapping(value)) {
         const parts: string[] = [];
-        for (const k in value) if (hasOwn(value, k)) parts.push(`${strRepr(k)}: ${pyRepr(value[k], s)}`);
+        for (const k of mappingKeys(value)) parts.push(`${pyRepr(k, s)}: ${pyRepr(getItem(value, k), s)}`);
         out = `{${parts.join(", ")}}`;
       } else if (value instanceof Set) out = value.size === 0 ? "set()" : `{${reprItems([...value], s)}}`;
       else if (value instanceof Map) {
@@ -242,9 +269,8 @@ export function pyEq(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   const ta = typeof a;
   const tb = typeof b;
-  if ((ta === "number" || ta === "boolean") && (tb === "number" || tb === "boolean"))
-    return Number(a) === Number(b);
   if (ta === "string" && tb === "string") return opaqueStrEq(a as string, b as string);
+  if (isNumber(a)) return isNumber(b) && numEquals(a, b);
   if (a instanceof SafeString) return pyEq((a as { val: string }).val, b);
   if (b instanceof SafeString) return pyEq(a, (b as { val: string }).val);
   if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
@@ -254,16 +280,13 @@ export function pyEq(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!pyEq(a[i], b[i])) return false;
     return true;
   }
-  if (isPlainObject(a) && isPlainObject(b)) {
-    let n = 0;
-    for (const k in a) {
-      if (!hasOwn(a, k)) continue;
-      n++;
-      const kb = ownKey(b, k);
-      if (kb === undefined || !pyEq(a[k], b[kb])) return false;
+  if (isMapping(a) && isMapping(b)) {
+    if (mappingSize(a) !== mappingSize(b)) return false;
+    for (const k of mappingKeys(a)) {
+      const other = findItem(b, k);
+      if (other === NOT_FOUND || !pyEq(getItem(a, k), other)) return false;
     }
-    for (const k in b) if (hasOwn(b, k)) n--;
-    return n === 0;
+    return true;
   }
   return false;
 }
@@ -275,7 +298,9 @@ export function pyTypeName(value: unknown): string {
     case "string":
       return "str";
     case "number":
-      return Number.isInteger(value) ? "int" : "float";
+      return Number.isSafeInteger(value) ? "int" : "float";
+    case "bigint":
+      return "int";
     case "boolean":
       return "bool";
     case "undefined":
@@ -283,9 +308,12 @@ export function pyTypeName(value: unknown): string {
     case "function":
       return "function";
     default:
+      if (value instanceof PyFloat) return "float";
+      if (value instanceof DictView) return value.kind;
       if (value instanceof PyTuple) return "tuple";
       if (Array.isArray(value)) return "list";
-      if (isPlainObject(value)) return "dict";
+      if (isMapping(value) || value instanceof Map) return "dict";
+      if (value instanceof Set) return "set";
       if (value instanceof SafeString) return "Markup";
       return "object";
   }

@@ -41,6 +41,23 @@ export interface RendererOptions {
    * past one of them the render stops with a `TEMPLATE_LIMIT` error. Defaults in `DEFAULT_LIMITS`.
    */
   readonly limits?: TemplateLimits;
+  /**
+   * `salt` (default): Jinja as Salt runs it, with Salt's filters, its serializer tags (`import_yaml`, `load_json`,
+   * ...), `__salt__`, `__stack__` and template files read from the config's directory. `jinja`: a plain Jinja2
+   * `Template` with the `do` extension, as cloud-init renders `## template: jinja` parts — only Jinja's own filters,
+   * tests and globals, Salt's tags unknown, and no loader (`include`, `import`, `from` and `extends` fail with
+   * "no loader for this environment specified", a `TypeError` in Jinja).
+   */
+  readonly flavor?: "salt" | "jinja";
+  /** Jinja's `trim_blocks`: the first newline after a block tag (`%}`) or a comment (`#}`) is dropped. Default off. */
+  readonly trimBlocks?: boolean;
+  /**
+   * What printing an undefined value (`{{ x }}`, `{{ a.b }}`, `{{ a['b'] }}`) writes, given the name looked up last
+   * (`x`, `b`); default: nothing, as Jinja's `Undefined` prints. cloud-init's `UndefinedJinjaVariable` prints
+   * `CI_MISSING_JINJA_VAR/<name>`. Only printing is affected: an undefined value in an expression (`~`, filters)
+   * behaves as without the option.
+   */
+  readonly undefinedText?: (name: string) => string;
 }
 
 /** Options of one render. */
@@ -75,7 +92,10 @@ const PER_RENDER = new Set(["stack", "ymlpath"]);
 /** Creates a renderer; keep one per loader so every template compiles once for all hosts. */
 export function createRenderer(options: RendererOptions = {}): Renderer {
   const env = new PyEnvironment([], { autoescape: false, dev: true, throwOnUndefined: false }) as NjAny;
-  const filters = { ...jinjaFilters(), ...saltFilters(options.strictSalt === true) };
+  const saltOn = options.flavor !== "jinja";
+  const filters = saltOn
+    ? { ...jinjaFilters(), ...saltFilters(options.strictSalt === true) }
+    : jinjaFilters();
   const upstream = options.upstreamPillarStack ?? options.strictSalt !== true;
   const limits = resolveLimits(options.limits);
   const tests = jinjaTests();
@@ -84,10 +104,19 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   // Opaque text outside (filters see plain text where they compare), the budget inside (it charges the result).
   for (const [k, f] of Object.entries(filters)) env.addFilter(k, opaqueFilter(k, chargedFilter(k, f)));
   for (const [k, t] of Object.entries(tests)) env.addTest(k, opaqueTest(k, t));
+  const undefinedText = options.undefinedText;
   env.pyNames = {
     filters: new Set(Object.keys(filters)),
     tests: new Set(Object.keys(tests)),
+    saltTags: saltOn,
+    trimBlocks: options.trimBlocks === true,
+    undefinedText: undefinedText !== undefined,
   } satisfies CompileNames;
+  env.pyNoLoader = !saltOn;
+  if (undefinedText !== undefined) {
+    env.pyUndefinedText = (value: unknown, name: string): unknown =>
+      value === undefined ? undefinedText(name) : value;
+  }
   env.pyFiles = new Map<string, FileEntry>();
   env.pyCompiled = 0;
   env.pyParsed = new Map();
@@ -173,16 +202,18 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       if (PER_RENDER.has(k)) ctx[k] = vars[k];
       else globals[k] = vars[k];
     }
-    // Upstream PillarStack passes `ymlpath` to the stack's YAML files, not to the config template itself.
-    if (upstream && !("ymlpath" in ctx) && file !== cfgPath && resolve(file) !== resolve(cfgPath))
-      ctx.ymlpath = file;
-    globals.__salt__ = salt;
-    let stackObj = stackObjects.get(cfgPath);
-    if (stackObj === undefined) {
-      stackObj = upstream ? { traverse, cfg_path: cfgPath } : { traverse };
-      stackObjects.set(cfgPath, stackObj);
+    if (saltOn) {
+      // Upstream PillarStack passes `ymlpath` to the stack's YAML files, not to the config template itself.
+      if (upstream && !("ymlpath" in ctx) && file !== cfgPath && resolve(file) !== resolve(cfgPath))
+        ctx.ymlpath = file;
+      globals.__salt__ = salt;
+      let stackObj = stackObjects.get(cfgPath);
+      if (stackObj === undefined) {
+        stackObj = upstream ? { traverse, cfg_path: cfgPath } : { traverse };
+        stackObjects.set(cfgPath, stackObj);
+      }
+      globals.__stack__ = stackObj;
     }
-    globals.__stack__ = stackObj;
     const previous = { state: env.pyState, globals: env.globals };
     env.pyState = {
       cfgDir: cfgDirOf(cfgPath),

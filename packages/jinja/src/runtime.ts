@@ -1,16 +1,28 @@
 // The runtime the compiled templates call (compiler.ts emits `runtime.pyXxx(...)`). It inherits nunjucks'
 // runtime (Frame, SafeString, contextOrFrameLookup, makeKeywordArgs) and adds Python semantics. It is passed
 // to our templates only; nunjucks' own runtime object is left untouched.
-import { hasOwn, setKey } from "@merge/core";
+import {
+  getItem,
+  hasOwn,
+  isMapping,
+  isMergeError,
+  type Mapping,
+  mappingKeys,
+  PyDict,
+  pyFloat,
+  setKey,
+} from "@merge/core";
 import { TemplateProblem, typeError, undefinedError } from "./errors.js";
 import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
 import { accountOf, engineLimit, type RenderAccount, sizeOf } from "./budget.js";
-import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul } from "./charged.js";
+import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul, chargedPow } from "./charged.js";
 import { DICT_METHODS, LIST_METHODS, methodBuilds, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
-import { cutPiece, opaqueActive, ownKey } from "./opaque.js";
-import { pyCompare, pyDiv, pyFloorDiv, pyPow, pySub, textOf } from "./operators.js";
-import { isDict, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+import { intValue } from "./numbers.js";
+import { cutPiece, findItem, NOT_FOUND, opaqueActive } from "./opaque.js";
+import { pyCompare, pyDiv, pyFloorDiv, pyNeg, pyPos, pySub, textOf } from "./operators.js";
+import { pyDictLiteral } from "./pydict.js";
+import { DictView, GroupTuple, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */
 export interface RuntimeHost {
@@ -20,12 +32,19 @@ export interface RuntimeHost {
 
 const MISSING: unique symbol = Symbol("missing");
 
-/** Jinja's `namespace()`: the one object `{% set ns.x = ... %}` may change. */
+/**
+ * Jinja's `namespace()`: the one object `{% set ns.x = ... %}` may change. Its attributes are names (a key of the
+ * mapping it starts from that is not a string is kept under its `str()`).
+ */
 export class Namespace {
-  constructor(init?: Record<string, unknown>) {
+  constructor(init?: Mapping) {
     if (init)
-      for (const k in init)
-        if (hasOwn(init, k)) setKey(this as unknown as Record<string, unknown>, k, init[k]);
+      for (const k of mappingKeys(init))
+        setKey(
+          this as unknown as Record<string, unknown>,
+          typeof k === "string" ? k : pyStr(k),
+          getItem(init, k),
+        );
   }
 }
 
@@ -128,12 +147,10 @@ function objectAttr(obj: object, name: string | number): unknown {
   return typeof v === "function" ? v.bind(obj) : v;
 }
 
-function pyDict(flat: readonly unknown[]): Record<string, unknown> {
+/** A call's keyword arguments (`f(a=1)`), before nunjucks marks them: a plain object of names. */
+function pyKwargs(flat: readonly unknown[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < flat.length; i += 2) {
-    const k = typeof flat[i] === "string" ? (flat[i] as string) : pyStr(flat[i]);
-    setKey(out, ownKey(out, k) ?? k, flat[i + 1]);
-  }
+  for (let i = 0; i < flat.length; i += 2) setKey(out, flat[i] as string, flat[i + 1]);
   return out;
 }
 
@@ -197,13 +214,17 @@ function pyGetitem(obj: unknown, key: unknown, desc: string): unknown {
     if (typeof key === "string" && methods[key]) return boundMethod(s, methods, key);
     return undefined;
   }
-  if (isDict(obj)) {
-    const k =
-      typeof key === "string" ? key : key === null || typeof key === "object" ? undefined : pyStr(key);
-    if (k === undefined) return undefined;
-    const own = ownKey(obj, k);
-    if (own !== undefined) return obj[own];
-    if (DICT_METHODS[k]) return boundMethod(obj, DICT_METHODS, k);
+  if (isMapping(obj)) {
+    // Jinja's getitem: `obj[key]`, then (for a string key) the attribute; an unhashable key is undefined.
+    let found: unknown;
+    try {
+      found = findItem(obj, key);
+    } catch (e) {
+      if (isMergeError(e) && e.code === "UNHASHABLE_KEY") return undefined;
+      throw e;
+    }
+    if (found !== NOT_FOUND) return found;
+    if (typeof key === "string" && DICT_METHODS[key]) return boundMethod(obj, DICT_METHODS, key);
     return undefined;
   }
   if (obj instanceof Map) return obj.get(key);
@@ -219,7 +240,10 @@ function pyGetattr(obj: unknown, name: string, desc: string): unknown {
   const table = methodTable(obj);
   if (table !== undefined) {
     if (table[name]) return boundMethod(obj, table, name);
-    if (isDict(obj)) return hasOwn(obj, name) ? obj[name] : undefined;
+    if (isMapping(obj)) {
+      const found = findItem(obj, name);
+      return found === NOT_FOUND ? undefined : found;
+    }
     // Named tuples (groupby's items) have attributes besides their list methods.
     if (Array.isArray(obj) && obj instanceof PyTuple && obj.constructor !== PyTuple)
       return objectAttr(obj, name);
@@ -243,8 +267,9 @@ function pyCallAttr(
   if (table !== undefined) {
     if (table[name] !== undefined)
       return callMethod(table as Record<string, MethodFn>, name, obj, args, account);
-    if (isDict(obj) && hasOwn(obj, name) && typeof obj[name] === "function") {
-      return (obj[name] as (...a: unknown[]) => unknown)(...args);
+    if (isMapping(obj)) {
+      const fn = findItem(obj, name);
+      if (typeof fn === "function") return (fn as (...a: unknown[]) => unknown)(...args);
     }
     throw undefinedError(`${pyTypeName(obj)} object' has no attribute '${name}`);
   }
@@ -286,12 +311,12 @@ function pyCallArgs(
   if (starstar !== null) {
     const more = starstar[0];
     if (more === undefined) throw undefinedError(starstarDesc);
-    if (!isDict(more)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(more)}`);
+    if (!isMapping(more)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(more)}`);
     kw ??= {};
-    for (const k in more) {
-      if (!hasOwn(more, k)) continue;
+    for (const k of mappingKeys(more)) {
+      if (typeof k !== "string") throw typeError("keywords must be strings");
       if (hasOwn(kw, k)) throw typeError(`got multiple values for keyword argument '${k}'`);
-      setKey(kw, k, more[k]);
+      setKey(kw, k, getItem(more, k));
     }
   }
   if (kw !== null && Object.keys(kw).length > 0) args.push(makeKeywordArgs(kw));
@@ -302,7 +327,7 @@ function pyCallArgs(
 function pyIter(value: unknown, desc: string): readonly unknown[] {
   if (Array.isArray(value)) return value;
   if (value === undefined) return [];
-  if (isDict(value)) return Object.keys(value);
+  if (isMapping(value)) return mappingKeys(value);
   const s = textOf(value);
   if (s !== undefined) return opaqueActive() ? Array.from(s, cutPiece) : Array.from(s);
   if (value instanceof Map) return [...value.keys()];
@@ -326,9 +351,16 @@ function pyUnpack(value: unknown, n: number): readonly unknown[] {
   return items;
 }
 
+/** A slice bound or step: an int (bool included) or None; anything else is Python's TypeError. */
+function sliceInt(i: unknown): number {
+  const n = intValue(i);
+  if (n === undefined) throw typeError("slice indices must be integers or None or have an __index__ method");
+  return Number(n);
+}
+
 function normIndex(i: unknown, len: number, def: number, step: number): number {
   if (i === null || i === undefined) return def;
-  let n = Math.trunc(Number(i));
+  let n = sliceInt(i);
   if (n < 0) n += len;
   if (step > 0) return Math.min(Math.max(n, 0), len);
   return Math.min(Math.max(n, -1), len - 1);
@@ -340,7 +372,7 @@ function pySlice(obj: unknown, start: unknown, stop: unknown, stepArg: unknown):
   const seq: readonly unknown[] | undefined =
     s !== undefined ? Array.from(s) : Array.isArray(obj) ? obj : undefined;
   if (seq === undefined) throw typeError(`'${pyTypeName(obj)}' object is not subscriptable`);
-  const step = stepArg === null || stepArg === undefined ? 1 : Math.trunc(Number(stepArg));
+  const step = stepArg === null || stepArg === undefined ? 1 : sliceInt(stepArg);
   if (step === 0) throw new TemplateProblem("ValueError: slice step cannot be zero");
   const len = seq.length;
   const a = normIndex(start, len, step > 0 ? 0 : len - 1, step);
@@ -398,7 +430,7 @@ function pySetAttr(obj: unknown, key: unknown, value: unknown): void {
 interface MacroCall {
   args: unknown[];
   varargs: PyTuple;
-  kwargs: Record<string, unknown>;
+  kwargs: PyDict;
   caller: unknown;
 }
 
@@ -419,7 +451,7 @@ function pyMacro(
     for (let i = 0; i < given; i++) args[i] = callArgs[i];
     // As Jinja's Macro: a keyword fills a parameter no positional argument filled; any other keyword (even one
     // naming a parameter filled by position) goes to `kwargs`, or is an error when the macro does not use it.
-    const rest: Record<string, unknown> = {};
+    const rest = new PyDict();
     let caller: unknown;
     if (kw !== undefined) {
       for (const k in kw) {
@@ -427,12 +459,12 @@ function pyMacro(
         const i = params.indexOf(k);
         if (k === "caller" && usesCaller) caller = kw[k];
         else if (i >= given) args[i] = kw[k];
-        else setKey(rest, k, kw[k]);
+        else rest.set(k, kw[k]);
       }
     }
-    const extra = Object.keys(rest);
+    const extra = rest.keyList();
     if (!usesKwargs && extra.length > 0) {
-      if (hasOwn(rest, "caller"))
+      if (rest.has("caller"))
         throw typeError(
           `macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`,
         );
@@ -464,8 +496,28 @@ function pySuper(
   return out;
 }
 
+/**
+ * Salt's finalizer rebuilds every list, tuple and mapping it prints, each as its own class: a `groupby` item (a
+ * named tuple) cannot be rebuilt from one argument, so printing one, at any depth, fails in Salt.
+ */
+function checkFinalizable(value: object, seen: Set<object>): void {
+  if (seen.has(value)) return;
+  seen.add(value);
+  if (value instanceof GroupTuple)
+    throw typeError("_GroupTuple.__new__() missing 1 required positional argument: 'list'");
+  const items = Array.isArray(value)
+    ? value instanceof DictView
+      ? []
+      : value
+    : isMapping(value)
+      ? mappingKeys(value).map((k) => getItem(value, k))
+      : [];
+  for (const item of items) if (typeof item === "object" && item !== null) checkFinalizable(item, seen);
+}
+
 /** `{{ value }}`: the text printed, charged to the render's output. */
 function pyOut(value: unknown, account: RenderAccount): string {
+  if (typeof value === "object" && value !== null) checkFinalizable(value, new Set());
   const text = pyStr(value);
   account.write(text.length);
   return text;
@@ -478,7 +530,7 @@ function pyTagError(
   colno: number,
   file: string | undefined,
 ): TemplateProblem {
-  const e = engineLimit(error) ?? error;
+  const e = engineLimit(error) ?? pythonError(error) ?? error;
   if (e instanceof TemplateProblem) {
     if (e.file === undefined) {
       e.file = file;
@@ -496,6 +548,13 @@ function pyTagError(
     cause: e,
   });
   return problem;
+}
+
+/** A `MergeError` of the value model that is a Python exception in a template (an unhashable dict key). */
+function pythonError(error: unknown): TemplateProblem | undefined {
+  if (isMergeError(error) && error.code === "UNHASHABLE_KEY")
+    return new TemplateProblem(`TypeError: ${error.message}`, { cause: error });
+  return undefined;
 }
 
 function pyImportData(
@@ -535,10 +594,14 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyDiv,
     pyFloorDiv,
     pyMod: chargedMod,
-    pyPow,
+    pyPow: chargedPow,
+    pyNeg,
+    pyPos,
+    pyFloat,
     pyIn: chargedIn,
     pyCompare,
-    pyDict,
+    pyDict: pyDictLiteral,
+    pyKwargs,
     pyTuple,
     pyGetitem,
     pyGetattr,

@@ -1,38 +1,86 @@
 // Salt's helpers as templates see them: `traverse_dict_and_list`, the `__salt__` built-ins for the pure,
 // common execution functions, and the `__stack__` object.
 import { existsSync, statSync } from "node:fs";
-import { hasOwn } from "@merge/core";
+import { hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
 import { splitArgs } from "./kwargs.js";
-import { ownKey, seen, splitText } from "./opaque.js";
-import { isDict, pyStr } from "./pyvalues.js";
+import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
+import { pyStr } from "./pyvalues.js";
+import { loadSaltYaml } from "./yaml-bridge.js";
 
 const MISSING = Symbol("missing");
 
+/** Python's `int(step)` of a path step, or undefined where it raises ValueError. */
+function stepIndex(step: unknown): number | undefined {
+  if (typeof step === "number") return Number.isInteger(step) ? step : Math.trunc(step);
+  if (typeof step === "boolean") return step ? 1 : 0;
+  const text = typeof step === "string" ? step.trim() : undefined;
+  if (text === undefined || !/^[-+]?\d+(?:_\d+)*$/.test(text)) return undefined;
+  return Number(text.replace(/_/g, ""));
+}
+
+// Words Salt's YAML loader reads as something other than the same string (booleans, None); any other step made of
+// letters, digits, `_` and `-` that starts with a letter or `_` loads as itself, so no load is needed to know that.
+const NOT_ITSELF = /^(?:y|yes|n|no|true|false|on|off|null|none|nan|inf)$/i;
+
 /**
- * Salt's `traverse_dict_and_list(data, 'a:b:0', default)`: walks dicts by key and lists by integer index (a
- * non-integer step into a list looks into the list's dicts), returning `default` as soon as a step fails.
+ * Salt's `yamlify_arg` of a path step that is not a key: the step read as YAML (`8080` → 8080, `1.5` → 1.5, `true`
+ * → True), so that `ports:8080` finds an int key; undefined when it loads as the same string or as something that
+ * cannot be a key.
+ */
+function yamlifiedKey(step: string): unknown {
+  const trimmed = step.trim();
+  if (trimmed === "" || trimmed === "---" || trimmed === "...") return MISSING;
+  if (trimmed.includes("_") && /^[\d_]+$/.test(trimmed)) return MISSING;
+  if (/[\t\r\n]/.test(step)) return MISSING;
+  if (/^[A-Za-z_][\w-]*$/.test(step) && !NOT_ITSELF.test(step)) return MISSING;
+  if (step === "None") return null;
+  let loaded: unknown;
+  try {
+    loaded = loadSaltYaml(step, "<key>");
+  } catch {
+    return MISSING;
+  }
+  // A `#` comment: kept only when the step loads as something other than text or None.
+  if (step.includes("#") && (typeof loaded === "string" || loaded === null)) return MISSING;
+  if (loaded === null && (step.trim().startsWith("#") || step === "!")) return MISSING;
+  if (loaded === "" && (step === "|" || step === "!")) return MISSING;
+  // Mappings and lists cannot be keys; timestamps and the like are not what yamlify_arg keeps.
+  const t = typeof loaded;
+  const scalar = loaded === null || t === "string" || t === "number" || t === "bigint" || t === "boolean";
+  if (!scalar && !(loaded instanceof PyFloat)) return MISSING;
+  return loaded === step ? MISSING : loaded;
+}
+
+/** The value at `step` of a mapping, or, when absent, at the step read as YAML (Salt's numeric-key fallback). */
+function mappingStep(ptr: Mapping, step: unknown): unknown {
+  const found = findItem(ptr, step);
+  if (found !== NOT_FOUND || typeof step !== "string") return found === NOT_FOUND ? MISSING : found;
+  const key = yamlifiedKey(step);
+  if (key === MISSING) return MISSING;
+  const again = findItem(ptr, key);
+  return again === NOT_FOUND ? MISSING : again;
+}
+
+/**
+ * Salt's `traverse_dict_and_list(data, 'a:b:0', default)`: walks dicts by key and lists by integer index (a list
+ * step looks into the list's dicts first: by the step as text, or, for a numeric step, by its int), returning
+ * `default` as soon as a step fails. A dict step that is not a key is tried again read as YAML, so `ports:8080`
+ * finds the int key 8080.
  */
 export function traverse(data: unknown, key: unknown, def: unknown = null, delimiter = ":"): unknown {
   const steps: unknown[] =
-    typeof key === "string"
-      ? splitText(key, delimiter)
-      : Array.isArray(key)
-        ? key
-        : typeof key === "number"
-          ? [key]
-          : [key];
+    typeof key === "string" ? splitText(key, delimiter) : Array.isArray(key) ? key : [key];
   let ptr: unknown = data;
   for (const step of steps) {
     if (Array.isArray(ptr)) {
-      const text = typeof step === "string" ? step.trim() : step;
-      const idx =
-        typeof text === "number" ? text : /^[-+]?\d+$/.test(String(text)) ? Number(text) : Number.NaN;
+      const idx = stepIndex(step);
+      const lookup = idx === undefined ? step : idx;
       let found: unknown = MISSING;
-      const name = Number.isNaN(idx) ? String(step) : String(idx);
       for (const item of ptr) {
-        const own = isDict(item) ? ownKey(item, name) : undefined;
-        if (own !== undefined) {
-          found = (item as Record<string, unknown>)[own];
+        if (!isMapping(item)) continue;
+        const v = findItem(item, lookup);
+        if (v !== NOT_FOUND) {
+          found = v;
           break;
         }
       }
@@ -40,14 +88,19 @@ export function traverse(data: unknown, key: unknown, def: unknown = null, delim
         ptr = found;
         continue;
       }
-      if (Number.isNaN(idx)) return def;
+      if (idx === undefined) return def;
       const i = idx < 0 ? ptr.length + idx : idx;
       if (i < 0 || i >= ptr.length) return def;
       ptr = ptr[i];
-    } else if (isDict(ptr)) {
-      const own = ownKey(ptr, typeof step === "string" ? step : pyStr(step));
-      if (own === undefined) return def;
-      ptr = ptr[own];
+    } else if (isMapping(ptr)) {
+      let v: unknown;
+      try {
+        v = mappingStep(ptr, step);
+      } catch {
+        return def; // an unhashable step: Python's TypeError, which traverse turns into the default
+      }
+      if (v === MISSING) return def;
+      ptr = v;
     } else {
       return def;
     }

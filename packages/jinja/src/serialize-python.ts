@@ -1,18 +1,52 @@
-// Python's json.dumps (as Salt's `|json` calls it) and pprint.pformat (`|python`), written out exactly.
-import { compareCodePoints, hasOwn, isPlainObject } from "@merge/core";
-import { TemplateProblem } from "./errors.js";
-import { isSafeString, numberStr, PyTuple, pyRepr, strRepr } from "./pyvalues.js";
+// Python's json.dumps (as Salt's `|json` calls it) and pprint.pformat (`|python`), written out exactly, on both
+// mapping representations: keys in their order, or sorted as Python sorts them (`|json` fails on keys that cannot
+// be compared, as `sorted()` does; pprint orders those by type name, as its `_safe_key` does).
+import {
+  getItem,
+  isMapping,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  PyFloat,
+  pyFloatRepr,
+} from "@merge/core";
+import { TemplateProblem, typeError } from "./errors.js";
+import { numberText } from "./numbers.js";
+import { pyLess } from "./operators.js";
+import { pySorted } from "./pysort.js";
+import { isSafeString, PyTuple, pyRepr, pyTypeName, strRepr } from "./pyvalues.js";
 
-function sortedKeys(obj: Record<string, unknown>): string[] {
-  const keys: string[] = [];
-  for (const k in obj) if (hasOwn(obj, k)) keys.push(k);
-  return keys.sort(compareCodePoints);
+const same = <T>(x: T): T => x;
+
+/** A mapping's keys as `sorted()` orders them (a TypeError for keys that cannot be compared). */
+function sortedKeys(mapping: Mapping): MappingKey[] {
+  return pySorted(mappingKeys(mapping), same, pyLess);
 }
 
-function ownKeys(obj: Record<string, unknown>): string[] {
-  const keys: string[] = [];
-  for (const k in obj) if (hasOwn(obj, k)) keys.push(k);
-  return keys;
+/** pprint's `_safe_key`: Python's `<`, and for values that cannot be compared, the names of their types. */
+function safeLess(a: unknown, b: unknown): boolean {
+  try {
+    return pyLess(a, b);
+  } catch (e) {
+    if (!(e instanceof TemplateProblem)) throw e;
+    return `<class '${pyTypeName(a)}'>` < `<class '${pyTypeName(b)}'>`;
+  }
+}
+
+/** A mapping's keys as pprint orders them. */
+function safeSortedKeys(mapping: Mapping): MappingKey[] {
+  return pySorted(mappingKeys(mapping), same, safeLess);
+}
+
+/** How json.dumps names a key: strings as they are, numbers, booleans and None as JSON writes them. */
+function jsonKey(key: MappingKey): string {
+  if (typeof key === "string") return key;
+  if (key === true) return "true";
+  if (key === false) return "false";
+  if (key === null) return "null";
+  if (typeof key === "number" || typeof key === "bigint" || key instanceof PyFloat)
+    return key instanceof PyFloat ? jsonFloat(key.value) : jsonNumber(key);
+  throw typeError(`keys must be str, int, float, bool or None, not ${pyTypeName(key)}`);
 }
 
 function jsonString(s: string, asciiOnly = false): string {
@@ -35,11 +69,15 @@ function jsonString(s: string, asciiOnly = false): string {
   return `${out}"`;
 }
 
-function jsonNumber(n: number): string {
+function jsonFloat(n: number): string {
   if (Number.isNaN(n)) return "NaN";
   if (n === Number.POSITIVE_INFINITY) return "Infinity";
   if (n === Number.NEGATIVE_INFINITY) return "-Infinity";
-  return numberStr(n);
+  return pyFloatRepr(n);
+}
+
+function jsonNumber(n: number | bigint): string {
+  return typeof n === "number" && !Number.isSafeInteger(n) ? jsonFloat(n) : numberText(n);
 }
 
 export interface JsonOptions {
@@ -66,9 +104,8 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
       case "string":
         return jsonString(v, ascii);
       case "number":
-        return jsonNumber(v);
       case "bigint":
-        return v.toString();
+        return jsonNumber(v);
       case "boolean":
         return v ? "true" : "false";
       case "undefined":
@@ -77,6 +114,7 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
         break;
     }
     if (v === null) return "null";
+    if (v instanceof PyFloat) return jsonFloat(v.value);
     if (isSafeString(v)) return jsonString(v.val, ascii);
     if (stack.has(v)) throw new TemplateProblem("ValueError: Circular reference detected");
     const nl = unit === undefined ? "" : `\n${unit.repeat(depth + 1)}`;
@@ -89,16 +127,22 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
       stack.delete(v);
       return `[${nl}${parts.join(sep + nl)}${end}]`;
     }
-    if (isPlainObject(v)) {
-      const keys = sort ? sortedKeys(v) : ownKeys(v);
+    if (isMapping(v)) {
+      const keys = sort ? sortedKeys(v) : mappingKeys(v);
       if (keys.length === 0) return "{}";
       stack.add(v);
-      const parts = keys.map((k) => `${jsonString(k, ascii)}: ${enc(v[k], depth + 1)}`);
+      const parts = keys.map((k) => `${jsonString(jsonKey(k), ascii)}: ${enc(getItem(v, k), depth + 1)}`);
       stack.delete(v);
       return `{${nl}${parts.join(sep + nl)}${end}}`;
     }
     const name =
-      v instanceof Set ? "set" : v instanceof Map ? "Map" : ((v as object).constructor?.name ?? "object");
+      v instanceof Set
+        ? "set"
+        : v instanceof Map
+          ? "Map"
+          : v instanceof Date
+            ? "datetime"
+            : ((v as object).constructor?.name ?? "object");
     throw new TemplateProblem(`TypeError: Object of type ${name} is not JSON serializable`);
   };
   return enc(value, 0);
@@ -112,7 +156,7 @@ function recursion(v: unknown): string {
 }
 
 function safeRepr(v: unknown, chain: Set<unknown> = new Set()): string {
-  if (Array.isArray(v) || isPlainObject(v)) {
+  if (Array.isArray(v) || isMapping(v)) {
     if (chain.has(v)) return recursion(v);
     chain.add(v);
     let out: string;
@@ -125,8 +169,9 @@ function safeRepr(v: unknown, chain: Set<unknown> = new Set()): string {
             : `(${items.join(", ")})`
           : `[${items.join(", ")}]`;
     } else {
-      out = `{${sortedKeys(v as Record<string, unknown>)
-        .map((k) => `${strRepr(k)}: ${safeRepr((v as Record<string, unknown>)[k], chain)}`)
+      const mapping = v as Mapping;
+      out = `{${safeSortedKeys(mapping)
+        .map((k) => `${safeRepr(k)}: ${safeRepr(getItem(mapping, k), chain)}`)
         .join(", ")}}`;
     }
     chain.delete(v);
@@ -151,9 +196,9 @@ function fmt(
   }
   const rep = safeRepr(v, chain);
   if (rep.length > WIDTH - indent - allowance) {
-    if (isPlainObject(v) || Array.isArray(v)) {
+    if (isMapping(v) || Array.isArray(v)) {
       chain.add(v);
-      if (isPlainObject(v)) fmtDict(v, indent, allowance, level + 1, out, chain);
+      if (isMapping(v)) fmtDict(v, indent, allowance, level + 1, out, chain);
       else fmtSeq(v as unknown[], indent, allowance, level + 1, out, chain);
       chain.delete(v);
       return;
@@ -167,7 +212,7 @@ function fmt(
 }
 
 function fmtDict(
-  v: Record<string, unknown>,
+  v: Mapping,
   indent: number,
   allowance: number,
   level: number,
@@ -175,13 +220,13 @@ function fmtDict(
   chain: Set<unknown>,
 ): void {
   out.push("{");
-  const keys = sortedKeys(v);
+  const keys = safeSortedKeys(v);
   const ind = indent + 1;
   keys.forEach((k, i) => {
     const last = i === keys.length - 1;
-    const rep = strRepr(k);
+    const rep = safeRepr(k);
     out.push(rep, ": ");
-    fmt(v[k], ind + rep.length + 2, last ? allowance + 1 : 1, level, out, chain);
+    fmt(getItem(v, k), ind + rep.length + 2, last ? allowance + 1 : 1, level, out, chain);
     if (!last) out.push(`,\n${" ".repeat(ind)}`);
   });
   out.push("}");

@@ -9,13 +9,16 @@
 // - what the XML parser refuses fails: a name that is not an ASCII XML name (ElementTree writes `é` as `&#233;`),
 //   an unbound namespace prefix, a character XML cannot hold (`\x01`, U+FFFE); carriage returns in text become
 //   line feeds, in attributes they stay.
+import { getItem, hasItem, isMapping, mappingKeys } from "@merge/core";
 import { TemplateProblem, typeError } from "./errors.js";
+import { isNumber } from "./numbers.js";
 import { textOf } from "./operators.js";
-import { isDict, markSafe, PyTuple, pyStr, pyTypeName } from "./pyvalues.js";
+import { markSafe, PyTuple, pyStr, pyTypeName } from "./pyvalues.js";
 
 interface XmlElement {
-  readonly tag: string;
-  attrs: [string, string][];
+  /** The mapping key it was made from: text, `null` (None, an element ElementTree writes without tags) or other. */
+  readonly tag: unknown;
+  attrs: [unknown, string][];
   text: string | undefined;
   readonly children: XmlElement[];
 }
@@ -30,7 +33,7 @@ function normalize(value: unknown): readonly unknown[] {
     if (value.length === 0) throw new TemplateProblem("IndexError: list index out of range");
     return textOf(value[0]) !== undefined ? value : [];
   }
-  if (isDict(value)) return Object.keys(value).map((k) => PyTuple.from2<unknown>(k, value[k]));
+  if (isMapping(value)) return mappingKeys(value).map((k) => PyTuple.from2<unknown>(k, getItem(value, k)));
   throw notXml();
 }
 
@@ -42,8 +45,8 @@ function unpack(item: unknown): [unknown, unknown] {
       ? Array.from(text)
       : Array.isArray(item)
         ? item
-        : isDict(item)
-          ? Object.keys(item)
+        : isMapping(item)
+          ? mappingKeys(item)
           : undefined;
   if (parts === undefined) throw typeError(`cannot unpack non-iterable ${pyTypeName(item)} object`);
   if (parts.length !== 2) {
@@ -71,14 +74,16 @@ function second(item: unknown): unknown {
       );
     return item[1];
   }
-  // A mapping is indexed by the integer 1, a key our text-keyed mappings never hold.
-  if (isDict(item)) throw new TemplateProblem("KeyError: 1");
+  // A mapping is indexed by the int 1.
+  if (isMapping(item)) {
+    if (hasItem(item, 1)) return getItem(item, 1);
+    throw new TemplateProblem("KeyError: 1");
+  }
   throw typeError(`'${pyTypeName(item)}' object is not subscriptable`);
 }
 
 const isList = (v: unknown): v is unknown[] => Array.isArray(v) && !(v instanceof PyTuple);
-const isScalar = (v: unknown) =>
-  textOf(v) !== undefined || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean";
+const isScalar = (v: unknown) => textOf(v) !== undefined || isNumber(v);
 
 /** Salt's `recurse_tree`: adds the elements of `items` under `parent` and returns the last one it made. */
 function build(items: readonly unknown[], parent: XmlElement | undefined): XmlElement | undefined {
@@ -88,23 +93,21 @@ function build(items: readonly unknown[], parent: XmlElement | undefined): XmlEl
     if (isList(value)) {
       for (const each of value) build([PyTuple.from2(tag, each)], parent);
     } else {
-      const name = textOf(tag);
-      if (name === undefined) throw typeError(`cannot serialize ${pyStr(tag)} (type ${pyTypeName(tag)})`);
-      made = { tag: name, attrs: [], text: undefined, children: [] };
+      made = { tag: textOf(tag) ?? tag, attrs: [], text: undefined, children: [] };
       parent?.children.push(made);
     }
     if (isScalar(value)) {
       (made as XmlElement).text = pyStr(value);
       continue;
     }
-    if (isDict(value)) {
-      (made as XmlElement).attrs = Object.keys(value)
-        .filter((k) => !isDict(value[k]) && !isList(value[k]))
-        .map((k) => [k, pyStr(value[k])]);
+    if (isMapping(value)) {
+      (made as XmlElement).attrs = mappingKeys(value)
+        .filter((k) => !isMapping(getItem(value, k)) && !isList(getItem(value, k)))
+        .map((k) => [textOf(k) ?? k, pyStr(getItem(value, k))]);
     }
     for (const child of normalize(value)) {
       const v = second(child);
-      if (isDict(v) || isList(v)) build([PyTuple.from2(unpack(child)[0], v)], made);
+      if (isMapping(v) || isList(v)) build([PyTuple.from2(unpack(child)[0], v)], made);
     }
   }
   return made;
@@ -142,32 +145,77 @@ function escapeData(text: string): string {
   );
 }
 
+/**
+ * ElementTree's check before it writes anything (`_namespaces`), element by element, tag then attribute names: a
+ * tag or name that is not text cannot be serialized, except None (a tag ElementTree leaves out, an attribute name
+ * it writes as `None`).
+ */
+function checkTypes(el: XmlElement): void {
+  if (el.tag !== null && typeof el.tag !== "string")
+    throw typeError(`cannot serialize ${pyStr(el.tag)} (type ${pyTypeName(el.tag)})`);
+  for (const [k] of el.attrs)
+    if (k !== null && typeof k !== "string")
+      throw typeError(`cannot serialize ${pyStr(k)} (type ${pyTypeName(k)})`);
+  for (const child of el.children) checkTypes(child);
+}
+
+/** What an element holds once parsed back: its text, then its children, a None-tagged child's content in its place. */
+function contentOf(el: XmlElement): (XmlElement | string)[] {
+  const out: (XmlElement | string)[] = [];
+  if (el.text !== undefined && el.text !== "") out.push(el.text);
+  for (const child of el.children) {
+    if (child.tag === null) out.push(...contentOf(child));
+    else out.push(child);
+  }
+  return out;
+}
+
+/** The XML parser turns a carriage return (alone or before a line feed) in text into a line feed. */
+function textData(text: string): string {
+  checkText(text);
+  return escapeData(text.replace(/\r\n?/g, "\n"));
+}
+
 function write(el: XmlElement, indent: string, scope: ReadonlySet<string>, out: string[]): void {
+  const tag = el.tag as string;
   const inner = new Set(scope);
-  for (const [k] of el.attrs) if (k.startsWith("xmlns:")) inner.add(k.slice(6));
-  checkName(el.tag, inner);
-  out.push(`${indent}<${el.tag}`);
-  for (const [k, v] of el.attrs) {
+  const attrs = el.attrs.map(([k, v]) => [k === null ? "None" : (k as string), v] as const);
+  for (const [k] of attrs) if (k.startsWith("xmlns:")) inner.add(k.slice(6));
+  checkName(tag, inner);
+  out.push(`${indent}<${tag}`);
+  for (const [k, v] of attrs) {
     checkName(k, inner);
     checkText(v);
     out.push(` ${k}="${escapeData(v)}"`);
   }
-  if (el.text !== undefined && el.text !== "") {
-    checkText(el.text);
-    // The XML parser turns a carriage return (alone or before a line feed) in text into a line feed.
-    out.push(`>${escapeData(el.text.replace(/\r\n?/g, "\n"))}</${el.tag}>\n`);
-  } else if (el.children.length > 0) {
+  const content = contentOf(el);
+  const only = content[0];
+  if (content.length === 1 && typeof only === "string") out.push(`>${textData(only)}</${tag}>\n`);
+  else if (content.length > 0) {
     out.push(">\n");
-    for (const child of el.children) write(child, `${indent} `, inner, out);
-    out.push(`${indent}</${el.tag}>\n`);
+    for (const node of content) {
+      if (typeof node === "string") out.push(`${indent} ${textData(node)}\n`);
+      else write(node, `${indent} `, inner, out);
+    }
+    out.push(`${indent}</${tag}>\n`);
   } else out.push("/>\n");
 }
 
 /** `value|xml`. */
 export function saltXml(value: unknown): unknown {
-  const root = build(normalize(value), undefined);
-  if (root === undefined)
+  const made = build(normalize(value), undefined);
+  if (made === undefined)
     throw new TemplateProblem("AttributeError: 'NoneType' object has no attribute 'iter'");
+  checkTypes(made);
+  let root = made;
+  if (made.tag === null) {
+    // Written without its tag, the document is its content: one element parses, anything else does not.
+    const content = contentOf(made);
+    const only = content[0];
+    if (content.length !== 1 || only === undefined || typeof only === "string")
+      throw parseError(content.length === 0 ? "no element found" : "junk after document element");
+    root = only;
+  }
   const out = ['<?xml version="1.0" ?>\n'];
   write(root, "", new Set(), out);
   return markSafe(out.join(""));

@@ -5,8 +5,9 @@ import { dumpYaml, loadYaml, yamlDoubleQuote, yamlEncode, yamlSingleQuote } from
 import { TemplateProblem } from "./errors.js";
 import { pyBool, pyStr } from "./pyvalues.js";
 
+/** Salt's YAML loader, into the exact model (`PyDict` mappings, whole floats as `PyFloat`), as templates compute. */
 export function loadSaltYaml(text: string, filename: string): unknown {
-  return loadYaml(text, { flavor: "salt", filename });
+  return loadYaml(text, { flavor: "salt", filename, values: "exact" });
 }
 
 /**

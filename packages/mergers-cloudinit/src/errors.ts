@@ -8,7 +8,12 @@ export type CloudInitErrorCode =
   | "CLOUD_CONFIG_MODE"
   | "JSON_PATCH"
   | "MIME_PARSE"
-  | "SIZE_LIMIT";
+  | "SIZE_LIMIT"
+  | "SYSTEM_CONFIG"
+  | "INSTANCE_DATA"
+  | "SCHEMA_LOAD"
+  | "SCHEMA_VALIDATION"
+  | "SCHEMA_DEPRECATED";
 
 /** Every code of `CloudInitErrorCode`, for documentation checks. */
 export const CLOUD_INIT_ERROR_CODES: readonly CloudInitErrorCode[] = Object.freeze([
@@ -18,4 +23,9 @@ export const CLOUD_INIT_ERROR_CODES: readonly CloudInitErrorCode[] = Object.free
   "JSON_PATCH",
   "MIME_PARSE",
   "SIZE_LIMIT",
+  "SYSTEM_CONFIG",
+  "INSTANCE_DATA",
+  "SCHEMA_LOAD",
+  "SCHEMA_VALIDATION",
+  "SCHEMA_DEPRECATED",
 ]);

@@ -10,6 +10,15 @@ export interface SkippedPart {
   readonly name: string;
   readonly type: string;
   readonly reason: string;
+  /**
+   * For a `text/jinja2` part (`## template: jinja`): its text and headers, and its place among `parts` (how many
+   * cloud-config parts come before it), so a renderer can put what it renders there (see `mergeUserData`).
+   */
+  readonly template?: {
+    readonly text: string | Uint8Array;
+    readonly headers: readonly (readonly [string, string])[];
+    readonly at: number;
+  };
 }
 
 /** Options of `parseUserData` and `mergeUserData`. */
@@ -120,7 +129,8 @@ export async function parseUserData(
     if (type === "text/cloud-config" || type === "text/cloud-config-jsonp") {
       out.parts.push({ text, name, headers: withType(headers, type), type: type as CloudConfigType });
     } else {
-      out.skipped.push({ name, type, reason: `${type} parts are not cloud-config` });
+      const template = type === "text/jinja2" ? { text, headers, at: out.parts.length } : undefined;
+      out.skipped.push({ name, type, reason: `${type} parts are not cloud-config`, template });
     }
   };
 

@@ -46,6 +46,11 @@ function digitValue(code: number): number {
   return -1;
 }
 
+/** Python's `str.isdecimal()` for one code point (`\d` in a `re` pattern on text). */
+export function isPythonDigit(code: number): boolean {
+  return digitValue(code) >= 0;
+}
+
 /**
  * Python's `int(text)` in base 10: surrounding whitespace ignored, an optional sign, decimal digits of any script with
  * single underscores between them. Returns undefined where Python raises `ValueError`. Values beyond 2^53 lose

@@ -2,7 +2,15 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { MergeError, type PathKey, type Registry, type SourcePosition } from "@merge/core";
+import {
+  type Dict,
+  type Mapping,
+  MergeError,
+  type PathKey,
+  type PyDict,
+  type Registry,
+  type SourcePosition,
+} from "@merge/core";
 import {
   createStackLoader,
   type SaltFunction,
@@ -11,6 +19,7 @@ import {
   type StackResult,
 } from "./loader.js";
 import { stackError } from "./problems.js";
+import { fromWire, toWire, type WireValue } from "./wire.js";
 
 /**
  * Options of a batch. Functions, registries and renderers cannot cross into worker threads, so they come from
@@ -28,8 +37,8 @@ export interface StackBatchOptions
 }
 
 /** The outcome for one host of a batch: its result, or the coded error that stopped it. */
-export type StackBatchEntry =
-  | { readonly minionId: string; readonly ok: true; readonly result: StackResult }
+export type StackBatchEntry<D extends Mapping = Dict> =
+  | { readonly minionId: string; readonly ok: true; readonly result: StackResult<D> }
   | { readonly minionId: string; readonly ok: false; readonly error: MergeError };
 
 /** What crosses the thread boundary for a failed host. */
@@ -41,8 +50,14 @@ export interface SerializedError {
   readonly plugin?: string;
 }
 
+/** A result as it crosses the thread boundary: with `values: "exact"`, `data` in the tagged form of `./wire.ts`. */
 export type WireEntry =
-  | { readonly minionId: string; readonly ok: true; readonly result: StackResult }
+  | {
+      readonly minionId: string;
+      readonly ok: true;
+      readonly result: StackResult<Mapping>;
+      readonly wire?: WireValue;
+    }
   | { readonly minionId: string; readonly ok: false; readonly error: SerializedError };
 
 export interface WorkerInput {
@@ -56,8 +71,16 @@ export interface WorkerInput {
  */
 export async function loadStackBatch(
   hosts: readonly StackHost[],
+  options: StackBatchOptions & { readonly values: "exact" },
+): Promise<StackBatchEntry<PyDict>[]>;
+export async function loadStackBatch(
+  hosts: readonly StackHost[],
   options: StackBatchOptions,
-): Promise<StackBatchEntry[]> {
+): Promise<StackBatchEntry[]>;
+export async function loadStackBatch(
+  hosts: readonly StackHost[],
+  options: StackBatchOptions,
+): Promise<StackBatchEntry<Mapping>[]> {
   const { workers: asked, signal, ...rest } = options;
   if (signal?.aborted) throw cancelled();
   const count = Math.min(
@@ -76,9 +99,18 @@ export async function loadStackBatch(
 export async function renderHosts(input: WorkerInput): Promise<WireEntry[]> {
   const setup = input.options.setupModule === undefined ? {} : await importSetup(input.options.setupModule);
   const loader = createStackLoader({ ...input.options, ...setup });
+  const exact = input.options.values === "exact";
   return input.hosts.map((host): WireEntry => {
     try {
-      return { minionId: host.minionId, ok: true, result: loader.load(host) };
+      const result = loader.load(host);
+      if (!exact) return { minionId: host.minionId, ok: true, result };
+      // Structured cloning would turn PyDicts and PyFloats into plain objects: the data crosses tagged.
+      return {
+        minionId: host.minionId,
+        ok: true,
+        result: { ...result, data: {} },
+        wire: toWire(result.data),
+      };
     } catch (error) {
       return { minionId: host.minionId, ok: false, error: serialize(error) };
     }
@@ -114,19 +146,27 @@ function serialize(error: unknown): SerializedError {
   return { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) };
 }
 
-function revive(entries: readonly WireEntry[]): StackBatchEntry[] {
-  return entries.map((entry) =>
-    entry.ok
-      ? entry
-      : {
-          minionId: entry.minionId,
-          ok: false,
-          error: new MergeError(entry.error.code, entry.error.message, {
-            path: entry.error.keys,
-            source: entry.error.source,
-            plugin: entry.error.plugin,
-          }),
-        },
+function revive(entries: readonly WireEntry[]): StackBatchEntry<Mapping>[] {
+  return entries.map(
+    (entry): StackBatchEntry<Mapping> =>
+      entry.ok
+        ? {
+            minionId: entry.minionId,
+            ok: true,
+            result:
+              entry.wire === undefined
+                ? entry.result
+                : { ...entry.result, data: fromWire(entry.wire) as PyDict },
+          }
+        : {
+            minionId: entry.minionId,
+            ok: false,
+            error: new MergeError(entry.error.code, entry.error.message, {
+              path: entry.error.keys,
+              source: entry.error.source,
+              plugin: entry.error.plugin,
+            }),
+          },
   );
 }
 

@@ -1,6 +1,7 @@
-import { isMergeError } from "@merge/core";
+import { isMergeError, PyDict } from "@merge/core";
+import { loadYaml } from "@merge/yaml";
 import { describe, expect, it } from "vitest";
-import { configPaths } from "./config.js";
+import { configPaths, type StackMatcher } from "./config.js";
 import { NOT_FOUND, traverse } from "./traverse.js";
 
 const sources = {
@@ -87,6 +88,15 @@ describe("config forms", () => {
     const config = new Map([["grains:cpus", new Map<unknown, string>([[4, "four.cfg"]])]]);
     expect(configPaths(config, sources)).toEqual(["four.cfg"]);
     expect(codeOf(() => configPaths(new Map([[1, "x"]]) as never, sources))).toBe("STACK_CONFIG");
+  });
+
+  it("accepts the config as @merge/yaml reads it with values: exact (PyDicts, typed keys, Python equality)", () => {
+    const config = loadYaml(
+      "grains:cpus: {4.0: four.cfg, '4': string-four.cfg}\ngrains:virtual: {1: one.cfg}\npillar:nope: {null: none.cfg}\n",
+      { flavor: "salt", values: "exact" },
+    ) as PyDict<StackMatcher>;
+    expect(config).toBeInstanceOf(PyDict);
+    expect(configPaths(config, sources)).toEqual(["four.cfg", "one.cfg", "none.cfg"]);
   });
 
   it("rejects an unknown matcher type, a matcher without ':' and non-string paths", () => {

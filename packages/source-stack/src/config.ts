@@ -1,4 +1,4 @@
-import { hasOwn, isPlainObject } from "@merge/core";
+import { hasOwn, isPlainObject, PyDict } from "@merge/core";
 import { pyEquals } from "@merge/strategies-stack";
 import { stackError } from "./problems.js";
 import { NOT_FOUND, traverse } from "./traverse.js";
@@ -9,11 +9,12 @@ export type StackConfigChoice = string | readonly string[];
 /**
  * A matcher: the value found at a `:` path of the host's pillar, grains or opts picks config files. Keys of a plain
  * object are strings, so only a string value selects them (a grain `1` does not select `"1"`, as in Salt); use a
- * `Map` to key by other values (`1`, `true`, `null`).
+ * `PyDict` (what `@merge/yaml` reads with `values: "exact"`) or a `Map` to key by other values (`1`, `true`, `null`).
  */
 export type StackMatcher =
   | Readonly<Record<string, StackConfigChoice>>
-  | ReadonlyMap<unknown, StackConfigChoice>;
+  | ReadonlyMap<unknown, StackConfigChoice>
+  | PyDict<StackConfigChoice>;
 
 /**
  * Where the config files come from, in the three forms of Salt's `ext_pillar: - stack:` setting: one path, a list
@@ -23,7 +24,8 @@ export type StackConfig =
   | string
   | readonly string[]
   | Readonly<Record<string, StackMatcher>>
-  | ReadonlyMap<string, StackMatcher>;
+  | ReadonlyMap<string, StackMatcher>
+  | PyDict<StackMatcher>;
 
 export interface MatchSources {
   readonly pillar: unknown;
@@ -38,7 +40,7 @@ export function configPaths(config: StackConfig, sources: MatchSources): string[
   if (typeof config === "string") return [config];
   if (Array.isArray(config)) return config.map((path, index) => checkPath(path, `config item ${index + 1}`));
   let entries: [unknown, unknown][];
-  if (config instanceof Map) entries = [...config.entries()];
+  if (config instanceof Map || config instanceof PyDict) entries = [...config];
   else if (isPlainObject(config)) entries = Object.entries(config);
   else
     throw stackError("STACK_CONFIG", "the stack config must be a path, a list of paths or a map of matchers");
@@ -92,6 +94,8 @@ function select(matcher: StackMatcher, value: unknown, name: string): unknown {
       { matcher: name },
     );
   }
+  // A PyDict looks a value up with Python's key equality (4 == 4.0 == a key read as `4.0`, True == 1).
+  if (matcher instanceof PyDict) return matcher.get(value);
   if (matcher instanceof Map) {
     for (const [key, choice] of matcher) {
       if ((typeof key !== "object" || key === null) && pyEquals(key, value)) return choice;

@@ -1,21 +1,20 @@
-import { isPlainObject } from "@merge/core";
+import { getItem, isMapping, type Mapping, type MappingKey, mappingKeys } from "@merge/core";
 
 /**
  * The key path to the first place where `value` contains itself, or undefined when it is acyclic. Walks without
  * recursion and visits a subtree shared by several places once (YAML aliases share subtrees legitimately).
  */
-export function findCycle(value: unknown): (string | number)[] | undefined {
+export function findCycle(value: unknown): MappingKey[] | undefined {
   const done = new Set<object>();
   const onPath = new Set<object>();
-  const stack: { node: object; keys: (string | number)[]; next: number; key: string | number | undefined }[] =
-    [];
-  const enter = (node: unknown, key: string | number | undefined): (string | number)[] | undefined => {
+  const stack: { node: object; keys: MappingKey[]; next: number; key: MappingKey | undefined }[] = [];
+  const enter = (node: unknown, key: MappingKey | undefined): MappingKey[] | undefined => {
     if (typeof node !== "object" || node === null || done.has(node)) return undefined;
-    if (!Array.isArray(node) && !isPlainObject(node)) return undefined;
+    if (!Array.isArray(node) && !isMapping(node)) return undefined;
     if (onPath.has(node))
-      return [...stack.slice(1).map((frame) => frame.key as string | number), key as string | number];
+      return [...stack.slice(1).map((frame) => frame.key as MappingKey), key as MappingKey];
     onPath.add(node);
-    stack.push({ node, keys: Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node), next: 0, key });
+    stack.push({ node, keys: Array.isArray(node) ? node.map((_, i) => i) : mappingKeys(node), next: 0, key });
     return undefined;
   };
   enter(value, undefined);
@@ -28,7 +27,8 @@ export function findCycle(value: unknown): (string | number)[] | undefined {
       continue;
     }
     const key = frame.keys[frame.next++]!;
-    const found = enter((frame.node as Record<string | number, unknown>)[key], key);
+    const child = Array.isArray(frame.node) ? frame.node[key as number] : getItem(frame.node as Mapping, key);
+    const found = enter(child, key);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -1,9 +1,9 @@
 import {
   cloneTree,
   createRegistry,
-  type Dict,
   type Mapping,
   normalizeSpec,
+  PyDict,
   type Registry,
   type SpecInput,
 } from "@merge/core";
@@ -25,7 +25,8 @@ export interface StackFold {
  * Picks the fold for a spec. Without a spec, or with a lone `stack(...)` and no custom registry, the in-place
  * accumulator of `@merge/strategies-stack` runs (Salt's semantics, linear in the input). Any other spec is resolved
  * through the registry and applied to a copy of each document, so the result never shares a node with the parse
- * cache (templates may change `stack`).
+ * cache (templates may change `stack`). The fold starts from an empty `PyDict`: the stack is computed in the exact
+ * model.
  */
 export function createFoldFactory(
   spec: SpecInput | undefined,
@@ -34,7 +35,7 @@ export function createFoldFactory(
 ): () => StackFold {
   const strategy = spec === undefined ? "merge-last" : loneStackStrategy(spec, registry);
   if (strategy !== undefined) {
-    return () => createStackAccumulator({ strategy, maxDepth });
+    return () => createStackAccumulator({ strategy, maxDepth, exact: true });
   }
   // Without a registry of the caller's, only the stack merger is known, so `stack(bogus)` fails as it should.
   const merger = (registry ?? createRegistry([stackMerger()])).resolve(
@@ -42,13 +43,13 @@ export function createFoldFactory(
     maxDepth === undefined ? {} : { maxDepth },
   );
   return () => {
-    let value: Dict = {};
+    let value: Mapping = new PyDict();
     return {
       get value() {
         return value;
       },
       merge(doc) {
-        value = merger.merge(value, cloneTree(doc)) as Dict;
+        value = merger.merge(value, cloneTree(doc)) as Mapping;
       },
     };
   };

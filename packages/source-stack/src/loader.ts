@@ -4,11 +4,15 @@ import {
   cloneTree,
   compareCodePoints,
   type Dict,
+  isMapping,
   isMergeError,
-  isPlainObject,
+  type Mapping,
   MergeError,
+  type PyDict,
   type Registry,
   type SpecInput,
+  toExact,
+  toPlain,
 } from "@merge/core";
 import { loadYaml, loadYamlWithPositions } from "@merge/yaml";
 import { type StackConfig, configPaths } from "./config.js";
@@ -70,6 +74,14 @@ export interface StackLoaderOptions {
   readonly upstreamPillarStack?: boolean;
   /** Deepest nesting merged (default 1000). */
   readonly maxDepth?: number;
+  /**
+   * What `data` is. The stack is always computed in `@merge/core`'s exact model, as Salt computes it: YAML read as
+   * PyYAML reads it (`PyDict` mappings with typed keys in document order, `PyFloat` whole floats), the fold starting
+   * from an empty `PyDict`, templates given `stack`, `pillar`, `__grains__` and `__opts__` as `PyDict`s. `"plain"`
+   * (default): `data` is that result as plain objects and numbers (`toPlain`: keys as text, `9.0` as `9`; lossy where
+   * an int and a str key are equal as text). `"exact"`: `data` is the `PyDict` itself.
+   */
+  readonly values?: "plain" | "exact";
 }
 
 /** One host to render the stack for. */
@@ -81,17 +93,17 @@ export interface StackHost {
   readonly opts?: Dict;
 }
 
-export interface StackResult {
-  /** The merged data. It belongs to the caller: nothing else holds it. */
-  readonly data: Dict;
+export interface StackResult<D extends Mapping = Dict> {
+  /** The merged data (the `PyDict` with `values: "exact"`). It belongs to the caller: nothing else holds it. */
+  readonly data: D;
   /** The YAML files merged, in order, named as Salt's glob names them (config directory joined with the line). */
   readonly files: readonly string[];
   readonly warnings: readonly StackWarning[];
 }
 
-export interface StackLoader {
+export interface StackLoader<D extends Mapping = Dict> {
   /** Renders and merges the stack for one host. */
-  load(host: StackHost): StackResult;
+  load(host: StackHost): StackResult<D>;
   /** Forgets cached files, listings and parsed YAML (compiled templates are rebuilt when a text changes). */
   clear(): void;
 }
@@ -102,7 +114,12 @@ const PARSE_CACHE_PER_FILE = 8;
  * Makes a loader that renders many hosts: config and YAML templates are compiled once, files are read once, and a
  * YAML file whose rendered text is the same for two hosts is parsed once.
  */
-export function createStackLoader(options: StackLoaderOptions): StackLoader {
+export function createStackLoader(
+  options: StackLoaderOptions & { readonly values: "exact" },
+): StackLoader<PyDict>;
+export function createStackLoader(options: StackLoaderOptions): StackLoader;
+export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapping> {
+  const exactResult = valuesOption(options.values) === "exact";
   const cwd = options.cwd ?? process.cwd();
   const cacheOn = options.cache !== false;
   const files = new StackFiles(cwd, cacheOn, options.files);
@@ -147,7 +164,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
   const parse = (text: string, file: string): unknown => {
     let perFile = cacheOn ? parsed.get(file) : undefined;
     if (perFile?.has(text)) return perFile.get(text);
-    const doc = loadYaml(text, { flavor: "salt", filename: file });
+    const doc = loadYaml(text, { flavor: "salt", filename: file, values: "exact" });
     if (cacheOn) {
       if (perFile === undefined) {
         perFile = new Map();
@@ -159,17 +176,29 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
     return doc;
   };
 
-  function load(host: StackHost): StackResult {
+  function load(host: StackHost): StackResult<Mapping> {
     warnings = [];
-    const pillar = cloneTree(checkedInput(host.pillar ?? {}, "pillar", options.maxDepth));
-    const grains = cloneTree(checkedInput(host.grains ?? {}, "grains", options.maxDepth));
-    const opts = cloneTree(checkedInput(host.opts ?? options.opts ?? {}, "opts", options.maxDepth));
+    const plainPillar = cloneTree(checkedInput(host.pillar ?? {}, "pillar", options.maxDepth));
+    const plainGrains = cloneTree(checkedInput(host.grains ?? {}, "grains", options.maxDepth));
+    const plainOpts = cloneTree(checkedInput(host.opts ?? options.opts ?? {}, "opts", options.maxDepth));
     const fold = newFold();
     const merged: string[] = [];
-    const configs = configPaths(options.config, { pillar, grains, opts });
+    // Matchers select on the caller's values (their keys and values keep their JavaScript types).
+    const configs = configPaths(options.config, {
+      pillar: plainPillar,
+      grains: plainGrains,
+      opts: plainOpts,
+    });
     const opaque = options.saltGlobs !== true;
+    const marked = opaque
+      ? markHostValues(host.minionId, plainGrains, plainOpts)
+      : { minionId: host.minionId, grains: plainGrains, opts: plainOpts };
+    // Templates get the exact model, made after marking (`toExact` keeps strings as they are, opaque marks too).
+    const pillar = toExact(plainPillar);
+    const grains = toExact(plainGrains);
+    const opts = toExact(plainOpts);
     const cfgHost = opaque
-      ? markHostValues(host.minionId, grains, opts)
+      ? { minionId: marked.minionId, grains: toExact(marked.grains), opts: toExact(marked.opts) }
       : { minionId: host.minionId, grains, opts };
     for (const cfg of configs) {
       if (!files.isFile(cfg)) {
@@ -238,7 +267,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
           } catch (error) {
             throw withoutRenderedText(error, source, text);
           }
-          if (!isPlainObject(doc)) {
+          if (!isMapping(doc)) {
             warn({
               code: "STACK_NOT_MAPPING",
               message: `Ignoring pillar stack template "${path}": Can't parse as a valid yaml dictionary`,
@@ -261,8 +290,11 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
         { path: cycle, source: { file: configs[configs.length - 1] } },
       );
     }
-    // Plain objects until the loader computes in the exact model (the fold starts from `{}`).
-    const result = { data: fold.value as Dict, files: merged, warnings };
+    const result = {
+      data: exactResult ? fold.value : (toPlain(fold.value) as Dict),
+      files: merged,
+      warnings,
+    };
     warnings = [];
     return result;
   }
@@ -323,8 +355,20 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader {
 }
 
 /** Renders and merges the stack for one host with a one-off loader. */
-export function loadStack(options: StackLoaderOptions & StackHost): StackResult {
+export function loadStack(
+  options: StackLoaderOptions & StackHost & { readonly values: "exact" },
+): StackResult<PyDict>;
+export function loadStack(options: StackLoaderOptions & StackHost): StackResult;
+export function loadStack(options: StackLoaderOptions & StackHost): StackResult<Mapping> {
   return createStackLoader(options).load(options);
+}
+
+function valuesOption(values: unknown): "plain" | "exact" {
+  if (values === undefined || values === "plain" || values === "exact") return values ?? "plain";
+  throw stackError(
+    "STACK_CONFIG",
+    `unknown values ${JSON.stringify(values) ?? String(values)}; use plain or exact`,
+  );
 }
 
 /**
@@ -376,7 +420,7 @@ function isOutside(rel: string): boolean {
 }
 
 // Gives a merge error (an unknown strategy) the file, line and column of the directive that caused it.
-function mergeLocated(fold: StackFold, doc: Dict, text: string, file: string): void {
+function mergeLocated(fold: StackFold, doc: Mapping, text: string, file: string): void {
   try {
     fold.merge(doc);
   } catch (error) {
@@ -384,7 +428,11 @@ function mergeLocated(fold: StackFold, doc: Dict, text: string, file: string): v
     const keys = error.keys ?? [];
     let position: { line: number; column: number } | undefined;
     try {
-      const located = loadYamlWithPositions(text, { flavor: "salt", filename: file });
+      const located = loadYamlWithPositions(text, {
+        flavor: "salt",
+        filename: file,
+        values: "exact",
+      });
       position =
         located.positionOf([...keys, "__"]) ??
         located.positionOf([...keys, 0]) ??

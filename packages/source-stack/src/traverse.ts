@@ -1,4 +1,4 @@
-import { hasOwn, isPlainObject } from "@merge/core";
+import { hasOwn, isPlainObject, PyDict } from "@merge/core";
 import { pyEquals } from "@merge/strategies-stack";
 import { keyText, loadYaml, resolvePlain } from "@merge/yaml";
 
@@ -11,7 +11,8 @@ const PY_INT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
 /**
  * Salt's `traverse_dict_and_list` for `pillar:a:b:0` lookups: `:`-separated keys into mappings; in a list, a number
  * is an index (negative ones count from the end, as in Python) unless a mapping item holds that key, and a
- * non-number looks for the first mapping item holding the key. Returns `NOT_FOUND` when the path breaks.
+ * non-number looks for the first mapping item holding the key. Returns `NOT_FOUND` when the path breaks. Mappings
+ * may be plain objects, `Map`s or `PyDict`s (typed keys: `ports:8080` finds the int key 8080, as in Salt).
  */
 export function traverse(data: unknown, path: string, delimiter = ":"): unknown {
   let ptr = data;
@@ -19,11 +20,14 @@ export function traverse(data: unknown, path: string, delimiter = ":"): unknown 
     if (Array.isArray(ptr)) {
       const isIndex = PY_INT.test(each);
       const key = isIndex ? String(Number.parseInt(each.trim().replaceAll("_", ""), 10)) : each;
-      const embedded = ptr.find((item) => isPlainObject(item) && hasOwn(item, key)) as
-        | Record<string, unknown>
-        | undefined;
+      // Salt looks a numeric step up in the list's dicts by its int (`embedded[idx]`), other steps by their text.
+      const typedKey = isIndex ? Number(key) : key;
+      const embedded = ptr.find(
+        (item) =>
+          (item instanceof PyDict && item.has(typedKey)) || (isPlainObject(item) && hasOwn(item, key)),
+      ) as PyDict | Record<string, unknown> | undefined;
       if (embedded !== undefined) {
-        ptr = embedded[key];
+        ptr = embedded instanceof PyDict ? embedded.get(typedKey) : embedded[key];
         continue;
       }
       if (!isIndex) return NOT_FOUND;
@@ -31,6 +35,14 @@ export function traverse(data: unknown, path: string, delimiter = ":"): unknown 
       if (index < 0) index += ptr.length;
       if (index < 0 || index >= ptr.length) return NOT_FOUND;
       ptr = ptr[index];
+    } else if (ptr instanceof PyDict) {
+      if (ptr.has(each)) {
+        ptr = ptr.get(each);
+        continue;
+      }
+      const typed = yamlified(each);
+      if (typed === NOT_FOUND || !ptr.has(typed.value)) return NOT_FOUND;
+      ptr = ptr.get(typed.value);
     } else if (ptr instanceof Map) {
       if (ptr.has(each)) {
         ptr = ptr.get(each);
@@ -70,7 +82,8 @@ function yamlified(key: string): { value: unknown; text: string | undefined } | 
   try {
     const value = loadYaml(key, { flavor: "salt" });
     const text = keyText(value, tag.endsWith(":float"));
-    return text === key ? NOT_FOUND : { value, text };
+    // In a plain object the key text was tried already; a Map or PyDict may hold the typed key.
+    return { value, text: text === key ? undefined : text };
   } catch {
     return NOT_FOUND;
   }

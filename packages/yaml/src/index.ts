@@ -11,6 +11,7 @@ export {
   type YamlWithPositions,
 } from "./load.js";
 export { pythonFloatRepr } from "./pyfloat.js";
+export { type LoadYaml12Options, loadYaml12 } from "./yaml12.js";
 export { resolvePlain } from "./resolver.js";
 export type { YamlFlavor } from "./scalars.js";
 export { YamlTimestamp } from "./timestamp.js";

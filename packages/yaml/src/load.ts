@@ -529,7 +529,7 @@ function pyyamlParser(onNewLine: (offset: number) => void): Parser {
  * builder slow long before the depth check could see them, so when the text looks suspect the lexer (which knows
  * when `[` or `-` is an indicator) measures that nesting first and stops at the limit.
  */
-function checkLexicalDepth(text: string, maxDepth: number, file: string | undefined): void {
+export function checkLexicalDepth(text: string, maxDepth: number, file: string | undefined): void {
   let brackets = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

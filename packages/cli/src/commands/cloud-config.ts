@@ -1,13 +1,51 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { formatMergeError } from "@merge/core";
-import { type CloudConfigPart, mergeCloudConfig, parseUserData } from "@merge/mergers-cloudinit";
-import { loadYamlWithPositions } from "@merge/yaml";
-import { cloudConfigProvenance, captureRegistry, createTraceRecorder } from "@merge/explain";
+import {
+  formatMergeError,
+  getItem,
+  hasItem,
+  isMapping,
+  type MergeError,
+  type PathKey,
+  pyEquals,
+  type SourcePosition,
+  toPlain,
+} from "@merge/core";
+import {
+  type CloudConfigPart,
+  contentTypeOf,
+  formatCloudConfig,
+  type InstanceData,
+  loadSystemConfig,
+  mergeCloudConfig,
+  modulesConfig,
+  parseUserData,
+  renderTemplateParts,
+  type TemplatePartOutcome,
+  type UserData,
+  validateCloudConfig,
+} from "@merge/mergers-cloudinit";
+import { loadYaml12, loadYamlWithPositions } from "@merge/yaml";
+import {
+  captureRegistry,
+  cloudConfigProvenance,
+  createTraceRecorder,
+  explainResult,
+  type TraceRecorder,
+} from "@merge/explain";
 import type { CliIO } from "../io.js";
 import { fileError, readStdinBytes } from "../read-input.js";
 import { UsageError } from "../usage.js";
-import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
+import { strictFailure, unknownOptions, type YamlVersion, yamlVersion } from "./checks.js";
+import {
+  cloudInitRegistry,
+  locatorOf,
+  readInstanceData,
+  readSchema,
+  renderExact,
+  reportValidation,
+} from "./cloud-init-common.js";
+import { createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
 
@@ -20,74 +58,288 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   if (positionals.filter((name) => name === "-").length > 1) {
     throw new UsageError("standard input (-) can be named only once", "cloud-config");
   }
-  const registry = await createCliRegistry(options.plugins, io.cwd);
+  const systemFile = values.system as string | undefined;
+  if (values.confd !== undefined && systemFile === undefined) {
+    throw new UsageError("--confd goes with --system FILE", "cloud-config");
+  }
+  const version = yamlVersion(values, "cloud-config", "1.1");
+  const strict = values.strict === true;
+  const validate = values.validate === true || values.schema !== undefined;
+  // cloud-init resolves merge_how against its own mergers (and --plugin's): `stack()` is unknown there.
+  const registry = await cloudInitRegistry(options.plugins, io.cwd);
+  const instanceData = await readInstanceData(values, io);
+  const problems: MergeError[] = [];
+  const report = (error: MergeError, what: string) => {
+    if (strict) problems.push(error);
+    else warn(io, `${what}: ${formatMergeError(error)}`);
+  };
 
   const parts: CloudConfigPart[] = [];
   for (const name of positionals) {
     const bytes = await readBytes(name, io);
+    let data: UserData;
     if (isUserDataMessage(bytes)) {
-      const data = await parseUserData(bytes);
-      for (const skipped of data.skipped)
-        warn(io, `${name}: skipped part ${skipped.name}: ${skipped.reason}`);
-      parts.push(...data.parts);
+      data = await parseUserData(bytes);
+    } else if (contentTypeOf(bytes.subarray(0, 256).toString("utf8")) === "text/jinja2") {
+      const template = { text: new Uint8Array(bytes), headers: [], at: 0 };
+      data = { parts: [], skipped: [{ name, type: "text/jinja2", reason: "", template }] };
     } else {
       // As bytes: the YAML reader decodes them as cloud-init does (a part that is not UTF-8 is rejected).
-      parts.push({ text: new Uint8Array(bytes), name });
+      data = { parts: [{ text: new Uint8Array(bytes), name }], skipped: [] };
     }
+    const rendered = await renderTemplateParts(data, instanceData);
+    for (const skipped of rendered.skipped)
+      warn(io, `${name}: skipped part ${skipped.name}: ${skipped.reason}`);
+    for (const template of rendered.templates) reportTemplate(io, name, template, instanceData, report);
+    parts.push(...(version === "1.2" ? loadParts12(rendered.parts, report) : rendered.parts));
   }
 
-  const recorder = options.explain ? createTraceRecorder() : undefined;
+  const recorder = options.explain || validate ? createTraceRecorder() : undefined;
   const merged: unknown[] = [];
   const failures = new Map<number, unknown>();
   const result = mergeCloudConfig(parts, {
     mode,
+    values: "exact",
     registry: recorder === undefined ? registry : captureRegistry(registry, recorder, merged, failures),
   });
   for (const outcome of result.parts) {
     if (outcome.status === "rejected" && outcome.error !== undefined) {
-      warn(io, `part rejected, as cloud-init would: ${formatMergeError(outcome.error)}`);
+      report(outcome.error, "part rejected, as cloud-init would");
+    }
+    if (outcome.mergers !== undefined) {
+      for (const problem of unknownOptions(registry, outcome.mergers, outcome.name)) {
+        if (strict) problems.push(problem);
+        else warn(io, problem.message);
+      }
     }
   }
+  for (const warning of result.warnings) warn(io, `${warning.message} [${warning.code}]`);
+  const provenance = () => partsProvenance(result, parts, merged, failures, recorder, version);
+
+  if (systemFile !== undefined) {
+    return await withSystem(values, io, systemFile, result, registry, provenance, {
+      strict,
+      validate,
+      version,
+      problems,
+    });
+  }
   if (result.value === null) {
+    const failed = strictFailure(io, problems);
+    if (failed !== undefined) return failed;
     warn(io, "no cloud-config parts: there is nothing to write");
     return 0;
   }
-  // The file cloud-init writes: the header naming the merged parts, then one explicit YAML document.
-  const header = `#cloud-config\n\n# from ${result.merged.length} files\n${result.merged
-    .map((name) => `# ${name}\n`)
-    .join("")}\n---\n`;
-  const provenance =
-    recorder === undefined
-      ? { documents: [], events: [] }
-      : cloudConfigProvenance(
-          result.parts.map((outcome, index) => ({
-            name: outcome.name,
-            type: outcome.type,
-            status: outcome.status,
-            error: outcome.error,
-            text: textOf(parts[index]!),
-          })),
-          merged,
-          failures,
-          recorder.events,
-          (part) => {
-            try {
-              const loaded = loadYamlWithPositions(part.text, { flavor: "pyyaml", filename: part.name });
-              return (path) => loaded.positionOf(path);
-            } catch {
-              return undefined;
-            }
-          },
-        );
-  const body = renderResult(
-    result.value,
-    { ...options, yamlStyle: "cloud-init" },
-    { title: `merge cloud-config --mode ${mode}`, ...provenance },
-    header,
-  );
-  const text = options.format === "yaml" ? `${body}...\n` : body;
+  if (validate) {
+    const { schema, file } = await readSchema(values, io);
+    const { documents, events } = provenance();
+    const validation = await validateCloudConfig(result.exact, {
+      schema,
+      schemaFile: file,
+      locate: locatorOf(explainResult(result.exact, documents, events)),
+    });
+    problems.push(...reportValidation(io, validation, strict));
+  }
+  const failed = strictFailure(io, problems);
+  if (failed !== undefined) return failed;
+
+  let text: string;
+  if (options.format === "yaml" && !options.explain) {
+    // What cloud-init writes to cloud-config.txt, byte for byte.
+    text = formatCloudConfig(result);
+  } else {
+    const header = `#cloud-config\n\n# from ${result.merged.length} files\n${result.merged
+      .map((name) => `# ${name}\n`)
+      .join("")}\n---\n`;
+    const body = renderResult(
+      toPlain(result.exact),
+      { ...options, yamlStyle: "cloud-init" },
+      { title: `merge cloud-config --mode ${mode}`, ...provenance() },
+      header,
+    );
+    text = options.format === "yaml" ? `${body}...\n` : body;
+  }
   await emit(io, text, options.output);
   return 0;
+}
+
+interface SystemRun {
+  readonly strict: boolean;
+  readonly validate: boolean;
+  readonly version: YamlVersion;
+  readonly problems: MergeError[];
+}
+
+/** `--system FILE`: the configuration cloud-init's modules see. */
+async function withSystem(
+  values: CommandInput["values"],
+  io: CliIO,
+  file: string,
+  result: ReturnType<typeof mergeCloudConfig>,
+  registry: Awaited<ReturnType<typeof cloudInitRegistry>>,
+  provenance: () => ReturnType<typeof cloudConfigProvenance>,
+  run: SystemRun,
+): Promise<number> {
+  const options = createOutputOptions(values, "cloud-config");
+  const systemRecorder = options.explain || run.validate ? createTraceRecorder() : undefined;
+  const system = await loadSystemConfig({
+    file,
+    confd: values.confd as string | undefined,
+    cwd: io.cwd,
+    instanceData: await readInstanceData(values, io),
+    values: "exact",
+    yaml: run.version,
+    registry,
+    trace: systemRecorder,
+  });
+  for (const warning of system.warnings) warn(io, `${warning.message} [${warning.code}]`);
+  for (const systemFile of system.files) {
+    if (run.strict && systemFile.status === "ignored" && systemFile.error !== undefined) {
+      run.problems.push(systemFile.error);
+    }
+  }
+  const recorder = options.explain ? createTraceRecorder() : undefined;
+  const modules = modulesConfig(system.exact, result.value === null ? null : result, {
+    registry,
+    trace: recorder,
+  });
+  const documents = [
+    { name: "user-data (cloud-config.txt)", value: modules.userData },
+    { name: `system configuration (${file} and its conf.d)`, value: modules.base },
+  ];
+  if (run.validate) {
+    const { schema, file: schemaFile } = await readSchema(values, io);
+    const partsDocs = provenance();
+    const userLocate = locatorOf(explainResult(result.exact, partsDocs.documents, partsDocs.events));
+    const systemDocs = system.files.map((f) => ({
+      name: f.path,
+      value: f.document ?? {},
+      positionOf: (path: readonly PathKey[]) => {
+        try {
+          return f.text === undefined
+            ? undefined
+            : loadYamlWithPositions(f.text, { flavor: "pyyaml", values: "exact" }).positionOf(path);
+        } catch {
+          return undefined;
+        }
+      },
+    }));
+    const systemLocate = locatorOf(explainResult(system.exact, systemDocs, systemRecorder?.events ?? []));
+    // A value the user-data holds as the modules see it came from a part; any other from a system file.
+    const locate = (path: readonly PathKey[]): SourcePosition | undefined =>
+      sameAt(result.exact, modules.exact, path) ? userLocate(path) : systemLocate(path);
+    const validation = await validateCloudConfig(modules.exact, { schema, schemaFile, locate });
+    run.problems.push(...reportValidation(io, validation, run.strict));
+  }
+  const failed = strictFailure(io, run.problems);
+  if (failed !== undefined) return failed;
+  const text = renderExact(modules.exact, options, () => ({
+    title: `merge cloud-config --system ${file}`,
+    documents,
+    events: recorder?.events ?? [],
+  }));
+  await emit(io, text, options.output);
+  return 0;
+}
+
+/** True when `a` and `b` hold equal values at `path`. */
+function sameAt(a: unknown, b: unknown, path: readonly PathKey[]): boolean {
+  const at = (root: unknown): { found: boolean; value: unknown } => {
+    let node = root;
+    for (const key of path) {
+      if (Array.isArray(node) && typeof key === "number" && key < node.length) node = node[key];
+      else if (isMapping(node) && hasItem(node, key as string)) node = getItem(node, key as string);
+      else return { found: false, value: undefined };
+    }
+    return { found: true, value: node };
+  };
+  const x = at(a);
+  const y = at(b);
+  return x.found && y.found && pyEquals(x.value, y.value);
+}
+
+function partsProvenance(
+  result: ReturnType<typeof mergeCloudConfig>,
+  parts: readonly CloudConfigPart[],
+  merged: readonly unknown[],
+  failures: ReadonlyMap<number, unknown>,
+  recorder: TraceRecorder | undefined,
+  version: YamlVersion,
+): ReturnType<typeof cloudConfigProvenance> {
+  if (recorder === undefined) return { documents: [], events: [] };
+  return cloudConfigProvenance(
+    result.parts.map((outcome, index) => ({
+      name: outcome.name,
+      type: outcome.type,
+      status: outcome.status,
+      error: outcome.error,
+      text: textOf(parts[index]!),
+    })),
+    merged,
+    failures,
+    recorder.events,
+    (part) => {
+      try {
+        const loaded =
+          version === "1.2"
+            ? loadYaml12(part.text, { filename: part.name, values: "exact" })
+            : loadYamlWithPositions(part.text, { flavor: "pyyaml", filename: part.name, values: "exact" });
+        return (path) => loaded.positionOf(path);
+      } catch {
+        return undefined;
+      }
+    },
+  );
+}
+
+/** Reports what became of a `## template: jinja` part: rendered (with missing variables), or ignored and why. */
+function reportTemplate(
+  io: CliIO,
+  input: string,
+  template: TemplatePartOutcome,
+  instanceData: InstanceData | undefined,
+  report: (error: MergeError, what: string) => void,
+): void {
+  // A file that is itself the template part is named once; a part of a MIME message after the file's name.
+  const where = template.name === input ? `${input}: the template` : `${input}: template ${template.name}`;
+  if (template.missing.length > 0) {
+    warn(
+      io,
+      `${where}: the instance data has no ${template.missing.map((name) => `'${name}'`).join(", ")}, printed as CI_MISSING_JINJA_VAR/... as cloud-init does`,
+    );
+  }
+  if (template.status === "other") {
+    warn(io, `${where} renders to ${template.type}, which is not cloud-config`);
+  } else if (template.status === "ignored") {
+    if (template.error !== undefined)
+      report(template.error, `template ${template.name} ignored, as cloud-init would`);
+    else if (instanceData === undefined) {
+      warn(io, `${where} skipped: ${template.reason} (give --instance-data FILE)`);
+    } else warn(io, `${where} ignored, as cloud-init would: ${template.reason}`);
+  }
+}
+
+/** `--yaml 1.2`: cloud-config parts read with the YAML 1.2 core schema; a part that does not load is rejected. */
+function loadParts12(parts: readonly CloudConfigPart[], report: (error: MergeError, what: string) => void) {
+  const out: CloudConfigPart[] = [];
+  for (const part of parts) {
+    if (part.type === "text/cloud-config-jsonp" || (part.type === undefined && isJsonPatch(part))) {
+      out.push(part);
+      continue;
+    }
+    try {
+      const data = loadYaml12(textOf(part), { filename: part.name, values: "exact" }).value;
+      if (data === null || data === undefined) out.push({ ...part, text: "" });
+      else out.push({ ...part, data });
+    } catch (error) {
+      report(error as MergeError, "part rejected");
+    }
+  }
+  return out;
+}
+
+function isJsonPatch(part: CloudConfigPart): boolean {
+  return textOf(part).trimStart().toLowerCase().startsWith("#cloud-config-jsonp");
 }
 
 function textOf(part: CloudConfigPart): string {

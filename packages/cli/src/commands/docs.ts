@@ -1,25 +1,38 @@
 import { type MergeError, isMergeError, mergeAll } from "@merge/core";
-import { type LoadedDocument, loadDocument } from "../load-document.js";
+import type { LoadedDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
 import { createCliRegistry, createOutputOptions, emit, warn } from "./common.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
 import { createTraceRecorder } from "@merge/explain";
+import { loadVersionedDocument, strictFailure, unknownOptions, yamlVersion } from "./checks.js";
 
-/** cloud-init's documented default, the seed's spec. */
-export const DEFAULT_DOCS_SPEC = "list(extend)+dict()+str(append)";
+/**
+ * The seed's `list(extend)+dict()+str(append)` as the seed means it: its `dict()` merged every key both documents
+ * have, which today's cloud-init `dict` does for lists and strings only with `recurse_list` / `recurse_str` (the same
+ * spelling as `STACK_DEFAULT_SPEC` of @merge/mergers-cloudinit). With it the seed's `run_cmd` example gives
+ * `bash1`..`bash4`.
+ */
+export const DEFAULT_DOCS_SPEC = "list(extend)+dict(recurse_list,recurse_str)+str(append)";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "docs");
   const spec = (values.spec as string | undefined) ?? DEFAULT_DOCS_SPEC;
+  const version = yamlVersion(values, "docs", "1.2");
   const registry = await createCliRegistry(options.plugins, io.cwd, spec);
+  // cloud-init ignores options its mergers do not know; --strict makes them errors.
+  const unknown = unknownOptions(registry, spec, "--spec");
+  if (values.strict === true) {
+    const status = strictFailure(io, unknown);
+    if (status !== undefined) return status;
+  } else for (const problem of unknown) warn(io, problem.message);
 
   if (positionals.filter((name) => name === "-").length > 1) {
     throw new UsageError("standard input (-) can be named only once", "docs");
   }
   const documents: LoadedDocument[] = [];
   for (const name of positionals) {
-    const doc = await loadDocument(name, io);
+    const doc = await loadVersionedDocument(name, io, version);
     if (doc.value === null || doc.value === undefined) {
       warn(io, `${name === "-" ? "standard input" : name}: empty document, nothing to merge`);
       continue;
@@ -35,6 +48,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       {
         registry,
         spec,
+        lenient: true,
         trace: recorder,
         sources: documents.map((doc) => ({ file: doc.file })),
       },

@@ -21,6 +21,7 @@ import {
   requiredString,
   warn,
 } from "./common.js";
+import { saltYaml } from "./checks.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
 import { renderResult } from "./result.js";
 import { mappingFile } from "./stack.js";
@@ -305,6 +306,7 @@ function createProgress(io: CliIO, total: number, wanted: boolean): Progress {
 export async function executeStackBatch({ values, positionals, io }: CommandInput): Promise<number> {
   checkBatchOptions(values, "stack", ["minion-id", "pillar", "grains"]);
   const options = createOutputOptions(values, "stack");
+  saltYaml(values, "stack");
   const spec = values.spec as string | undefined;
   const { hosts, problems } = await readMinions(values.minions as string, io);
   if (problems.length > 0) return reportProblems(io, problems);
@@ -337,6 +339,7 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
 export async function executePillarBatch({ values, io }: CommandInput): Promise<number> {
   checkBatchOptions(values, "pillar", ["minion-id", "grains"]);
   const options = createOutputOptions(values, "pillar");
+  saltYaml(values, "pillar");
   const file = requiredString(values, "config", "pillar");
   const { hosts, problems } = await readMinions(values.minions as string, io);
   if (problems.length > 0) return reportProblems(io, problems);

@@ -5,10 +5,12 @@ import { entryName, loadMasterConfig } from "./master-config.js";
 import { renderResult } from "./result.js";
 import type { CommandInput } from "./table.js";
 import type { ExplainDocument } from "@merge/explain";
+import { saltYaml } from "./checks.js";
 
 /** `merge mysql`: every `- mysql:` entry of the master configuration, run for one minion and merged as Salt does. */
 export async function execute({ values, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "mysql");
+  saltYaml(values, "mysql");
   const file = requiredString(values, "config", "mysql");
   const minionId = requiredString(values, "minion-id", "mysql");
   const config = await loadMasterConfig(file, io);

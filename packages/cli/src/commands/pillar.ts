@@ -8,6 +8,7 @@ import { entryName, loadMasterConfig } from "./master-config.js";
 import { renderResult } from "./result.js";
 import { mappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
+import { saltYaml } from "./checks.js";
 
 /**
  * `merge pillar`: the `ext_pillar:` list of a master configuration, run in order the way Salt compiles a minion's
@@ -19,6 +20,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     return (await import("./minions.js")).executePillarBatch({ values, positionals, io });
   }
   const options = createOutputOptions(values, "pillar");
+  saltYaml(values, "pillar");
   const file = requiredString(values, "config", "pillar");
   const minionId = requiredString(values, "minion-id", "pillar");
   const grains = (await mappingFile(values, "grains", io)) ?? {};

@@ -9,12 +9,14 @@ import { createCliRegistry, createOutputOptions, emit, requiredString, warn } fr
 import { renderResult } from "./result.js";
 import type { CommandInput, ParsedValues } from "./table.js";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
+import { saltYaml } from "./checks.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   if (values.minions !== undefined) {
     return (await import("./minions.js")).executeStackBatch({ values, positionals, io });
   }
   const options = createOutputOptions(values, "stack");
+  saltYaml(values, "stack");
   const minionId = requiredString(values, "minion-id", "stack");
   const spec = values.spec as string | undefined;
   const [pillar, grains, opts] = await Promise.all([

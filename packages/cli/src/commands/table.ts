@@ -64,6 +64,12 @@ const MINIONS_HELP: readonly [string, string] = [
   "many hosts in one run: a YAML/JSON list of {id, grains, pillar}; JSON Lines out, or -o DIR (one file each)",
 ];
 
+/** Salt's commands read YAML as Salt does; the option exists on every command that reads YAML. */
+const SALT_YAML_HELP: readonly [string, string] = [
+  "--yaml 1.1",
+  "YAML version of the files read: 1.1, with Salt's loader, as Salt reads them (the only choice here)",
+];
+
 const LEGACY_MYSQL_HELP: readonly [string, string] = [
   "--no-legacy-mysql-query",
   "mysql_query is an ordinary named query, as in Salt 2016.11+ (default: run first, at the top level)",
@@ -73,18 +79,33 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "docs",
     summary: "merge YAML/JSON documents left to right with a merger spec",
-    usage: "merge docs [--spec SPEC] FILE...",
+    usage: "merge docs [--spec SPEC] [--yaml 1.1|1.2] FILE...",
     description:
       "Merges the documents in order, each into the result of the ones before, starting from {}. FILE may be - for\n" +
-      "standard input. The spec names the mergers, first match by the kind of the old value wins; the default is\n" +
-      "cloud-init's list(extend)+dict()+str(append).",
-    options: { ...OUTPUT_OPTIONS, spec: { type: "string", short: "s" } },
+      "standard input. The spec names the mergers; the first that handles the kind of the old value decides.\n" +
+      "The default is the seed's list(extend)+dict()+str(append) as the seed means it: its dict() merged every key\n" +
+      "both documents have, which today's cloud-init mergers write list(extend)+dict(recurse_list,recurse_str)+\n" +
+      "str(append). Lists are appended, strings joined, mappings merged, and the first file's numbers, booleans and\n" +
+      "nulls stay. A spec you give means today's mergers: dict() alone keeps an existing key's lists and strings.\n" +
+      "To let later files override, use --spec 'stack()' (later values win, mappings merged, lists appended).",
+    options: {
+      ...OUTPUT_OPTIONS,
+      spec: { type: "string", short: "s" },
+      strict: { type: "boolean" },
+      yaml: { type: "string" },
+    },
     optionHelp: [
-      ["-s, --spec SPEC", "merger spec (default list(extend)+dict()+str(append))"],
+      [
+        "-s, --spec SPEC",
+        "merger spec (default: the seed's, list(extend)+dict(recurse_list,recurse_str)+str(append))",
+      ],
+      ["--yaml 1.1|1.2", "read YAML 1.2 (default: on, yes and 0755 stay as written) or 1.1 as PyYAML does"],
+      ["--strict", "exit 1 when the spec gives a merger an option it does not know"],
       ...OUTPUT_HELP,
     ],
     examples: [
       "merge docs base.yml override.yml",
+      "merge docs --spec 'stack()' base.yml override.yml",
       "merge docs --spec 'list(append)+dict(replace)' a.yml b.json -o merged.yml",
       "cat extra.yml | merge docs base.yml - --format json",
       "merge docs --plugin @merge/example-plugin-keyed-list --spec 'keyed(name)+stack()' users-base.yml users-site.yml",
@@ -96,27 +117,99 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "cloud-config",
     summary: "merge cloud-config parts (or a MIME multipart user-data file) as cloud-init does",
-    usage: "merge cloud-config [--mode current|stack] PART...",
+    usage:
+      "merge cloud-config [--mode current|stack] [--instance-data FILE] [--system FILE] [--validate] PART...",
     description:
       "Each PART is a #cloud-config file or a MIME multipart user-data message (as cloud-init's make-mime writes).\n" +
       "Mergers come from each part's merge_how/merge_type and Merge-Type headers. Parts cloud-init would reject are\n" +
-      "listed on standard error; the merged #cloud-config goes to standard output.",
-    options: { ...OUTPUT_OPTIONS, mode: { type: "string", short: "m" } },
+      "listed on standard error; the merged #cloud-config goes to standard output as cloud-init writes it.\n" +
+      "## template: jinja parts are rendered with --instance-data (without it cloud-init would skip them).\n" +
+      "With --system, the result is what cloud-init's modules see: the user-data merged over the system\n" +
+      "configuration (FILE and its conf.d), without the datasource's, the kernel command line's or built-in settings.",
+    options: {
+      ...OUTPUT_OPTIONS,
+      mode: { type: "string", short: "m" },
+      "instance-data": { type: "string" },
+      system: { type: "string" },
+      confd: { type: "string" },
+      validate: { type: "boolean" },
+      schema: { type: "string" },
+      strict: { type: "boolean" },
+      yaml: { type: "string" },
+    },
     optionHelp: [
       [
         "-m, --mode current|stack",
         "current: each part's mergers apply to itself, as cloud-init does (default);",
       ],
       ["", "stack: each part's mergers apply to the parts after it (the design in cloud-init's docs)"],
+      [
+        "--instance-data FILE",
+        "instance-data JSON to render ## template: jinja parts with, as cloud-init does",
+      ],
+      [
+        "--system FILE",
+        "merge the result over the system configuration FILE (/etc/cloud/cloud.cfg) and its conf.d",
+      ],
+      ["--confd DIR", "with --system: read DIR instead of the conf.d directory cloud-init would find"],
+      [
+        "--validate",
+        "validate the result against cloud-init's JSON schema; each error names the part and line",
+      ],
+      ["--schema FILE", "the schema to validate with (default: the installed cloud-init's)"],
+      ["--strict", "exit 1 when a part is rejected, a merger or option is unknown, or validation fails"],
+      ["--yaml 1.1|1.2", "read parts as YAML 1.1 as cloud-init does (default) or as YAML 1.2"],
       ...OUTPUT_HELP,
     ],
     examples: [
       "merge cloud-config part1.yml part2.yml",
-      "merge cloud-config user-data.mime",
+      "merge cloud-config user-data.mime --instance-data instance-data.json",
       "merge cloud-config --mode stack --explain part1.yml part2.yml",
+      "merge cloud-config --system /etc/cloud/cloud.cfg --validate --strict user-data.mime",
     ],
     positionals: [1, undefined],
     load: () => import("./cloud-config.js"),
+  },
+  {
+    name: "system-config",
+    summary: "merge cloud-init's system configuration (cloud.cfg and its conf.d) as cloud-init reads it",
+    usage: "merge system-config FILE [--confd DIR] [--instance-data FILE] [--validate]",
+    description:
+      "Reads FILE (cloud-init's is /etc/cloud/cloud.cfg) and the *.cfg files of its conf.d directory (the conf_d\n" +
+      "key of FILE, else FILE.d) as cloud-init 22.4 does: conf.d wins over FILE, a later file in sorted order wins\n" +
+      "over an earlier one, merge_how/merge_type in a file decide how it merges. Files cloud-init steps over (bad\n" +
+      "YAML, not a mapping) are warnings; where cloud-init would stop with an error, so does this command.",
+    options: {
+      ...OUTPUT_OPTIONS,
+      confd: { type: "string" },
+      "instance-data": { type: "string" },
+      validate: { type: "boolean" },
+      schema: { type: "string" },
+      strict: { type: "boolean" },
+      yaml: { type: "string" },
+    },
+    optionHelp: [
+      ["--confd DIR", "read DIR instead of the conf.d directory cloud-init would find"],
+      [
+        "--instance-data FILE",
+        "instance-data JSON to render ## template: jinja files with, as cloud-init does",
+      ],
+      [
+        "--validate",
+        "validate the result against cloud-init's JSON schema; each error names the file and line",
+      ],
+      ["--schema FILE", "the schema to validate with (default: the installed cloud-init's)"],
+      ["--strict", "exit 1 when a file is ignored, a merger option is unknown, or validation fails"],
+      ["--yaml 1.1|1.2", "read the files as YAML 1.1 as cloud-init does (default) or as YAML 1.2"],
+      ...OUTPUT_HELP,
+    ],
+    examples: [
+      "merge system-config /etc/cloud/cloud.cfg",
+      "merge system-config cloud.cfg --confd cloud.cfg.d --explain",
+      "merge system-config /etc/cloud/cloud.cfg --validate --strict",
+    ],
+    positionals: [1, 1],
+    load: () => import("./system-config.js"),
   },
   {
     name: "stack",
@@ -128,6 +221,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       "with PillarStack's strategies (merge-last, merge-first, remove, overwrite) or with --spec.",
     options: {
       ...OUTPUT_OPTIONS,
+      yaml: { type: "string" },
       "minion-id": { type: "string" },
       pillar: { type: "string" },
       grains: { type: "string" },
@@ -145,6 +239,7 @@ export const COMMANDS: readonly CommandInfo[] = [
         "-s, --spec SPEC",
         "merge with these mergers instead of PillarStack's strategies, e.g. list(extend)+dict()",
       ],
+      SALT_YAML_HELP,
       ...OUTPUT_HELP,
     ],
     examples: [
@@ -165,6 +260,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       "keys) and an ext_pillar: list whose mysql entries are run in order.",
     options: {
       ...OUTPUT_OPTIONS,
+      yaml: { type: "string" },
       config: { type: "string", short: "c" },
       "minion-id": { type: "string" },
       "no-legacy-mysql-query": { type: "boolean" },
@@ -173,6 +269,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       ["-c, --config FILE", "Salt-master-style YAML with mysql: and ext_pillar: (required)"],
       ["--minion-id ID", "the minion id bound to every %s in the queries (required)"],
       LEGACY_MYSQL_HELP,
+      SALT_YAML_HELP,
       ...OUTPUT_HELP,
     ],
     examples: [
@@ -193,6 +290,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       "pillar compiled so far, and the results are merged in order.",
     options: {
       ...OUTPUT_OPTIONS,
+      yaml: { type: "string" },
       config: { type: "string", short: "c" },
       "minion-id": { type: "string" },
       grains: { type: "string" },
@@ -205,6 +303,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       MINIONS_HELP,
       ["--grains FILE", "YAML/JSON file with the minion's grains"],
       LEGACY_MYSQL_HELP,
+      SALT_YAML_HELP,
       ...OUTPUT_HELP,
     ],
     examples: [

@@ -47,6 +47,14 @@ const ATTACKS: [string, string][] = [
   ["{{ ([('x' * 10**6)] * 100)|join(',') }}", "valueSize"],
   ["{{ ','.join(['x' * 10**6] * 100) }}", "valueSize"],
   ["{{ dict.fromkeys(range(10**9)) }}", "valueSize"],
+  // ints of any size (issue 12): a power or a product is charged its digits before it is computed
+  ["{{ 10 ** (10 ** 9) }}", "valueSize"],
+  ["{{ (7 ** (10 ** 8)) % 10 }}", "valueSize"],
+  [
+    "{% set ns = namespace(n=3) %}{% for i in range(64) %}{% set ns.n = ns.n * ns.n %}{% endfor %}",
+    "valueSize",
+  ],
+  ["{% set d = {} %}{% for i in range(5 * 10**6) %}{% do d.update({i: 1.0}) %}{% endfor %}", "steps"],
   // values that double
   ["{% set s = 'x' %}{% for i in range(64) %}{% set s = s ~ s %}{% endfor %}", "valueSize"],
   [

@@ -446,6 +446,340 @@ const PYTHON_OK = [
 ];
 for (const t of PYTHON_OK) add("python-results", t);
 
+// ---- the exact value model (issue 12): Python's floats, non-string keys and key order ----
+// Variables that JSON cannot carry come as YAML (`yaml`), read by yaml.safe_load there and by @merge/yaml's exact
+// model here.
+const addYaml = (group, template, yaml, extra = {}) => add(group, template, { yaml, ...extra });
+
+// Floats whose value is whole print as floats: `version: 9.0` renders `9.0` everywhere a value is written.
+const FLOAT_YAML = [
+  "9.0",
+  "1.0",
+  "0.0",
+  "-0.0",
+  "2.5",
+  "100.0",
+  "1.0e+22",
+  "1.0e+16",
+  "1.0e-05",
+  ".inf",
+  "-.inf",
+  ".nan",
+  "3",
+];
+const FLOAT_FORMS = [
+  "{{ v }}",
+  "/etc/postgresql/{{ v }}/main",
+  "{{ v|json }}",
+  "{{ v|yaml }}",
+  "{{ v|python }}",
+  "{{ v ~ '' }}",
+  "{{ '%s' % v }}",
+  "{{ '%r|%d|%.2f|%e|%g' % (v, v, v, v, v) }}",
+  "{{ '{}'.format(v) }}",
+  "{{ '{:>8}|{:.3}|{:g}|{!r}'.format(v, v, v, v) }}",
+  "{{ [v, {'v': v}, (v,)] }}",
+  "{{ {'v': v}|json }}",
+  "{{ {'v': v}|tojson }}",
+  "{{ [v]|yaml }}",
+  "{{ v|string }}|{{ v|int }}|{{ v|float }}|{{ v|abs }}",
+  "{{ v|round }}|{{ v|round(1) }}|{{ v|round(0, 'floor') }}|{{ v|round(0, 'ceil') }}",
+  "{{ v is float }}|{{ v is integer }}|{{ v is number }}|{{ v == 9 }}|{{ v == 9.0 }}",
+  "{{ v + 1 }}|{{ v - 1 }}|{{ v * 2 }}|{{ v / 2 }}|{{ v // 2 }}|{{ v % 2 }}|{{ v ** 2 }}|{{ -v }}",
+  "{{ [v, 1]|sum }}|{{ [v, 1]|max }}|{{ [v, 1]|min }}|{{ [1, v]|sort }}",
+  "{{ v|xml }}",
+  "{{ {'r': {'a': v}}|xml }}",
+  "{% set d = {} %}{% do d.update({v: 'x'}) %}{{ d }}|{{ d|json }}",
+  "{{ range(v)|list }}",
+];
+for (let i = 0; i < 160; i++) {
+  const v = pick(FLOAT_YAML);
+  addYaml("exact-float", pick(FLOAT_FORMS), `v: ${v}\n`);
+}
+for (const v of FLOAT_YAML) {
+  addYaml(
+    "exact-float",
+    "{{ v }}|/etc/postgresql/{{ v }}/main|{{ v|json }}|{{ v|yaml }}|{{ v|python }}",
+    `v: ${v}\n`,
+  );
+}
+const JSON_FLOATS = ['{"version": 9.0}', '{"a": [1.0, 2, 1e22, 1E2, -0.0]}', '{"x": 1.5e3}', "[0.0, 10.0]"];
+for (const text of JSON_FLOATS) {
+  add("exact-float", "{% set x = text|load_json %}{{ x }}|{{ x|json }}|{{ x|yaml }}|{{ x|python }}", {
+    vars: { text },
+  });
+  add("exact-float", '{% import_json "data.json" as x %}{{ x }}', { files: { "data.json": text } });
+  add("exact-float", "{% load_yaml as x %}{{ text }}{% endload %}{{ x }}", { vars: { text } });
+}
+
+// Numbers computed in templates: int and float follow Python (`/` gives a float, int with float a float, ...).
+const NUMBERS = [
+  "0",
+  "1",
+  "2",
+  "3",
+  "-4",
+  "7",
+  "10",
+  "2.0",
+  "2.5",
+  "0.5",
+  "-1.5",
+  "1e3",
+  "True",
+  "False",
+  "9007199254740993",
+  "12345678901234567890",
+];
+const OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "<", "==", ">="];
+for (let i = 0; i < 260; i++) {
+  const a = pick(NUMBERS);
+  let b = pick(NUMBERS);
+  const op = pick(OPERATORS);
+  // Powers: small exponents; a fractional one only 0.5 and on a base that is not negative (Python gives a complex
+  // number there, and C's pow and JavaScript's differ in the last digit for other fractions; docs/templates.md).
+  if (op === "**" && (b.length > 3 || b.includes("e") || b.includes(".")))
+    b = pick(["2", "3", "-1", "-2", "0", "2.0", "-2.0", "0.5"]);
+  if (op === "**" && b === "0.5" && a.startsWith("-")) b = "2";
+  add(
+    "exact-numbers",
+    pick([
+      `{{ ${a} ${op} ${b} }}`,
+      `{% set x = ${a} ${op} ${b} %}{{ x }}|{{ x is float }}|{{ x is integer }}`,
+      `{{ (${a} ${op} ${b})|string }}|{{ [${a} ${op} ${b}] }}`,
+    ]),
+  );
+}
+const NUMBER_FORMS = [
+  "{{ 4 / 2 }}|{{ 4 // 2 }}|{{ 4.0 // 2 }}|{{ 7.5 % 2 }}|{{ -7.5 % 2 }}|{{ 7 % -3.0 }}|{{ 2 ** -1 }}|{{ 2 ** 100 }}|{{ (-2) ** 3 }}",
+  "{{ 1 + 1.0 }}|{{ 3 * 1.0 }}|{{ True + True }}|{{ True * 1.5 }}|{{ -0.0 }}|{{ 0.0 * -1 }}|{{ 1e22 }}|{{ 1e16 + 1 }}",
+  "{{ 10 ** 20 }}|{{ 10 ** 20 + 1 }}|{{ 2 ** 53 + 1 }}|{{ (2 ** 64) // 3 }}|{{ (2 ** 64) % 7 }}|{{ -(2 ** 64) }}|{{ 12345678901234567890 * 2 }}",
+  "{{ 1 / 0 }}",
+  "{{ 1.0 / 0 }}",
+  "{{ 1 // 0 }}",
+  "{{ 1.5 % 0 }}",
+  "{{ 0 ** -1 }}",
+  "{{ 10.0 ** 400 }}",
+  "{{ 1 == 1.0 }}|{{ 1 == True }}|{{ 2.0 == 2 }}|{{ 0.1 + 0.2 == 0.3 }}|{{ 1 < 1.5 }}|{{ True < 2 }}|{{ 2 ** 64 > 2.0 ** 63 }}",
+  "{{ '9'|float }}|{{ '1e3'|float }}|{{ ' 2.5 '|float }}|{{ 'inf'|float }}|{{ '-Infinity'|float }}|{{ 'nan'|float }}|{{ '1_000.5'|float }}|{{ 'x'|float }}|{{ none|float }}|{{ True|float }}|{{ 3|float }}",
+  "{{ '42.23'|int }}|{{ '0x1f'|int(base=16) }}|{{ '1f'|int(0, 16) }}|{{ '12345678901234567890'|int }}|{{ 'x'|int }}|{{ '1e30'|int }}|{{ 'nan'|int }}|{{ True|int }}|{{ 9.99|int }}|{{ -9.99|int }}|{{ '1_000'|int }}|{{ ' 7 '|int }}",
+  "{{ 'inf'|int }}",
+  "{{ 5|round }}|{{ 2.5|round }}|{{ 3.5|round }}|{{ 15|round(-1) }}|{{ 25|round(-1) }}|{{ 1234.5678|round(2) }}|{{ 1234.5678|round(-2) }}|{{ 2|round(0, 'ceil') }}|{{ 2.1|round(0, 'ceil') }}|{{ 2.9|round(0, 'floor') }}|{{ 2.25|round(1, 'floor') }}",
+  "{{ 'x'|round }}",
+  "{{ 1.5|round(1.0) }}",
+  "{{ -3|abs }}|{{ -3.0|abs }}|{{ -0.0|abs }}|{{ True|abs }}|{{ -(2 ** 70)|abs }}",
+  "{{ 'x'|abs }}",
+  "{{ [1, 2.5, 3]|sum }}|{{ [1, 2, 3]|sum }}|{{ [0.1, 0.2]|sum }}|{{ []|sum }}|{{ [1, 2]|sum(start=0.0) }}|{{ [True, True]|sum }}",
+  "{{ [3, 1.0, 2]|max }}|{{ [3, 1.0, 2]|min }}|{{ [1, 1.0, True]|max }}|{{ [1.0, 1, True]|min }}|{{ [2.0, 2]|max }}",
+  "{{ range(3)|list }}|{{ range(True, 3)|list }}|{{ range(10, 0, -3)|list }}",
+  "{{ range(2.0) }}",
+  "{{ range(1, 2.5) }}",
+  "{{ 'x' * 2.0 }}",
+  "{{ [1] * 2.0 }}",
+  "{{ 9.0 is divisibleby 3 }}|{{ 4.0 is even }}|{{ 3.0 is odd }}|{{ 2.5 is even }}|{{ True is number }}|{{ True is integer }}|{{ 1.0 is float }}|{{ 1 is float }}",
+  "{{ -'a' }}",
+  "{{ +2.0 }}|{{ -2.0 }}|{{ +True }}|{{ -True }}|{{ --3 }}",
+];
+for (const t of NUMBER_FORMS) add("exact-numbers", t);
+
+// Formatting: `%` and `format` with floats, ints of any size and mappings as arguments.
+const FORMAT_FORMS = [
+  "{{ '%s|%r|%d|%i|%.0f|%5.1f|%-6s|%+d|%x|%o|%e|%g|%G' % (9.0, 9.0, 9.0, 9.5, 2.5, 9.0, 9.0, 9.0, 255, 8, 9.0, 9.0, 1e22) }}",
+  "{{ '%d|%x' % (12345678901234567890, 2 ** 70) }}",
+  "{{ '%x' % 9.0 }}",
+  "{{ '%c' % 65 }}|{{ '%c' % 'z' }}",
+  "{{ '%c' % 65.0 }}",
+  "{{ '%(a)s|%(b)r|%(c)d' % {'a': 9.0, 'b': 1e22, 'c': 3.7} }}",
+  "{{ '%s' % {8080: 'a', 'b': 9.0} }}",
+  "{{ '%(8080)s' % {8080: 'a'} }}",
+  "{{ '{}|{}|{}|{}'.format(1e22, 9.0, 12345678901234567890, 0.1) }}",
+  "{{ '{:>8}|{:<8}|{:^9}|{:08.3f}|{:+}|{: }'.format(9.0, 9.0, 2.5, 9.0, 9.0, 9.0) }}",
+  "{{ '{:.3}|{:.3g}|{:g}|{:e}|{:%}|{:,}|{:_}|{:.2%}'.format(9.0, 9.0, 1e22, 9.0, 0.5, 1234567.0, 1234567, 0.125) }}",
+  "{{ '{:10}|{:d}|{}'.format(True, True, True) }}",
+  "{{ '{:d}'.format(9.0) }}",
+  "{{ '{:x}|{:o}|{:b}|{:#x}'.format(255, 8, 5, 255) }}",
+  "{{ '{0[8080]}|{0[b]}'.format(ports) }}",
+  "{{ '{p[8080]}'.format(p=ports) }}",
+  "{{ '%s and %s'|format(9.0, ports) }}",
+  "{{ '%(a)s'|format(a=9.0) }}",
+];
+for (const t of FORMAT_FORMS) addYaml("exact-format", t, "ports: {8080: a, b: 9.0}\n");
+
+// Non-string keys and Python's key equality.
+const KEY_YAML = [
+  "1",
+  "2",
+  "10",
+  "9",
+  "'10'",
+  "'9'",
+  "B",
+  "a",
+  "_",
+  "1.5",
+  "2.0",
+  "true",
+  "false",
+  "null",
+  "'1'",
+  "-3",
+  "0",
+  "8080",
+  "443",
+  "'8080'",
+];
+const KEY_VALUE = ["x", "1", "2.0", "true", "null", "[1, 2]", "{k: 1}"];
+function yamlMapping(n) {
+  const parts = [];
+  for (let i = 0; i < n; i++) parts.push(`${pick(KEY_YAML)}: ${pick(KEY_VALUE)}`);
+  return `{${parts.join(", ")}}`;
+}
+const KEY_FORMS = [
+  "{{ m }}",
+  "{{ m.keys()|list }}|{{ m.values()|list }}|{{ m.items()|list }}",
+  "{% for k in m %}{{ k }}:{{ m[k] }};{% endfor %}",
+  "{% for k, v in m.items() %}[{{ k }}={{ v }}]{% endfor %}",
+  "{{ m|list }}|{{ m|length }}|{{ m|first }}|{{ m|last }}|{{ m|join(',') }}",
+  "{{ 8080 in m }}|{{ '8080' in m }}|{{ 1 in m }}|{{ 1.0 in m }}|{{ True in m }}|{{ '1' in m }}|{{ None in m }}|{{ 10 in m }}|{{ '10' in m }}",
+  "{{ m[8080] }}|{{ m['8080'] }}|{{ m[1] }}|{{ m[1.0] }}|{{ m[True] }}|{{ m['1'] }}|{{ m[None] }}|{{ m.get(2) }}|{{ m.get('2', 'none') }}",
+  "{{ m|json(sort_keys=False) }}",
+  "{{ m|json }}",
+  "{{ m|tojson }}",
+  "{{ m|yaml }}",
+  "{{ m|yaml(False) }}",
+  "{{ m|python }}",
+  "{{ m|dictsort }}",
+  "{{ m|dictsort(by='value') }}",
+  "{{ m|list|sort }}",
+  "{{ dict(m) }}|{{ dict(m) == m }}|{{ m.copy() }}|{{ dict(m.items()) }}",
+  "{% set d = m.copy() %}{% do d.update({1: 'one', 1.0: 'float', True: 'bool', '1': 'str'}) %}{{ d }}",
+  "{% set d = m.copy() %}{{ d.pop(1, 'none') }}|{{ d.setdefault(2.0, 'two') }}|{{ d }}",
+  "{% set d = m.copy() %}{% if d %}{{ d.popitem() }}{% endif %}|{{ d }}",
+  "{% set d = m.copy() %}{% do d.__setitem__(1.0, 'f') %}{% do d.__setitem__(None, 'n') %}{{ d }}|{{ d.__contains__(True) }}|{{ d.__len__() }}",
+  "{{ m|items|list }}",
+  "{{ m|map('string')|list }}",
+  "{{ dict.fromkeys(m) }}|{{ dict.fromkeys([1, 1.0, True, '1', None]) }}",
+  "{{ m|unique|list }}",
+  "{{ m|max }}",
+  "{{ m|xml }}",
+  "{{ {'r': m}|xml }}",
+  "{% macro f() %}{{ kwargs }}{% endmacro %}{{ f(**m) }}",
+];
+for (let i = 0; i < 240; i++) addYaml("exact-keys", pick(KEY_FORMS), `m: ${yamlMapping(int(5) + 1)}\n`);
+const KEY_FIXED = [
+  "{{ ports.keys()|list }}|{{ 8080 in ports }}|{{ '8080' in ports }}|{{ ports[8080] }}|{{ ports.8080 }}|{{ ports['8080'] }}",
+  "{% for p in ports %}{{ p + 1 }} {% endfor %}|{{ ports|list|sum }}|{{ ports|max }}",
+  "{% for p, name in ports|dictsort %}{{ name }}={{ p }};{% endfor %}",
+  "{{ ports|json }}|{{ ports|yaml }}|{{ ports|python }}|{{ ports }}",
+  "{{ {8080: 'x'}[8080] }}|{{ {1: 'a', 1.0: 'b', True: 'c'} }}|{{ {None: 1, True: 2, 1.5: 3, (1, 2): 4} }}",
+  "{{ {(1, 'a'): 1}[(1, 'a')] }}|{{ (1, 2) in {(1, 2): 0} }}|{{ {(1, 2): 0}|length }}",
+  "{{ {[1]: 2} }}",
+  "{{ [1] in {} }}",
+  "{{ {}.get([1]) }}",
+  "{{ {'a': 1}[[1]] }}|{{ {'a': 1}[{}] }}",
+  "{{ {1: 'a'} == {1.0: 'a'} }}|{{ {'a': 1} == {'a': 1.0} }}|{{ {'a': 1, 'b': 2} == {'b': 2, 'a': 1} }}|{{ {1: 'a'} == {'1': 'a'} }}",
+  "{{ __salt__['pillar.get']('ports:8080') }}|{{ __salt__['pillar.get']('ports:443', 'd') }}|{{ __salt__['pillar.get']('ports:9', 'd') }}|{{ __salt__['pillar.get']('nested:1.5:true') }}|{{ __salt__['pillar.get']('nested:1.5:yes') }}|{{ __salt__['pillar.get']('nested:none:x', 'd') }}",
+  "{{ __stack__.traverse(ports, '8080') }}|{{ __stack__.traverse(ports, '443') }}|{{ __stack__.traverse(nested, '1.5:true') }}|{{ __stack__.traverse(nested, '2:0') }}|{{ __stack__.traverse(nested, 'l:1:x') }}|{{ __stack__.traverse(nested, 'l:7', 'd') }}|{{ __stack__.traverse(nested, '~:k') }}",
+  "{{ ports|traverse('8080') }}|{{ nested|traverse('1.5') }}|{{ nested|traverse('l:0:1', 'd') }}",
+];
+const KEY_FIXED_YAML = [
+  "ports: {8080: a, 443: b}",
+  "pillar: {ports: {8080: a, 443: b}, nested: {1.5: {true: t}}}",
+  "nested: {1.5: {true: t}, 2: [z], l: [{1: one, x: ex}, {0: zero}], ~: {k: v}}",
+].join("\n");
+for (const t of KEY_FIXED) addYaml("exact-keys", t, KEY_FIXED_YAML);
+
+// Key order: insertion order everywhere, whatever the keys look like.
+const ORDER_YAML = [
+  "{'10': 1, '9': 2, 'B': 3}",
+  "{b: 1, a: 2, '10': 3, '2': 4}",
+  "{z: 1, 10: 2, '9': 3, 1.5: 4}",
+  "{'3': c, '1': a, '2': b}",
+];
+const ORDER_FORMS = [
+  "{{ k }}|{{ k.items()|list }}|{% for x in k %}{{ x }} {% endfor %}|{% for a, b in k.items() %}{{ a }}={{ b }} {% endfor %}",
+  "{{ k|json(sort_keys=False) }}|{{ k|json }}",
+  "{{ k|yaml }}|{{ k|yaml(False) }}",
+  "{{ k|python }}|{{ k|list }}|{{ k|first }}|{{ k|last }}",
+  "{% set d = {} %}{% for x in k %}{% do d.update({x: loop.index}) %}{% endfor %}{{ d }}|{{ d.keys()|list }}",
+  "{{ dict(k, extra=1) }}|{{ k.copy() }}",
+  "{{ k|dictsort }}",
+  "{% for x in k %}{{ loop.changed(x|string|length) }}{% endfor %}",
+  "{% macro m() %}{{ kwargs }}|{{ kwargs.keys()|list }}{% endmacro %}{{ m(b=1, a=2, z=3, c=4) }}",
+  "{% set d = {'b': 1, 'a': 2} %}{% do d.update(k) %}{{ d }}|{{ d|tojson }}",
+];
+for (const y of ORDER_YAML) for (const t of ORDER_FORMS) addYaml("exact-order", t, `k: ${y}\n`);
+addYaml(
+  "exact-order",
+  "{% do stack.update({'10': 1, '9': 2}) %}{{ stack }}|{{ stack.keys()|list }}|{{ stack|json(sort_keys=False) }}",
+  "stack: {b: 1, '2': x, a: 2}\n",
+);
+
+// Keys that cannot be compared: |json, |tojson, sort and dictsort raise as Python's sorted() does; |yaml keeps
+// the order and |python orders by type name.
+const MIXED_YAML = [
+  "{8080: a, b: 1}",
+  "{b: 1, 8080: a}",
+  "{1: a, '1': b}",
+  "{x: 1, 2: y, z: 3}",
+  "{null: 1, a: 2}",
+  "{1.5: a, b: 2, true: c}",
+  "{b: 1, a: 2, 3: c, 1: d}",
+];
+const MIXED_FORMS = [
+  "{{ m|json }}",
+  "{{ m|tojson }}",
+  "{{ m|json(sort_keys=False) }}",
+  "{{ m|yaml }}",
+  "{{ m|python }}",
+  "{{ m|dictsort }}",
+  "{{ m|dictsort(reverse=True) }}",
+  "{{ m|list|sort }}",
+  "{{ m|list|sort(reverse=True) }}",
+  "{{ m|max }}",
+  "{{ m|min }}",
+  "{{ m|list|unique|list }}",
+  "{{ m|groupby(0) }}",
+  "{{ [m]|json }}",
+  "{{ {'outer': m}|json(indent=2) }}",
+];
+for (const y of MIXED_YAML) for (const t of MIXED_FORMS) addYaml("exact-mixed-keys", t, `m: ${y}\n`);
+for (let i = 0; i < 60; i++) {
+  const items = Array.from({ length: int(7) + 2 }, () =>
+    pick(["1", "2", "'a'", "'b'", "2.5", "None", "True", "(1, 2)", "[1]"]),
+  );
+  add(
+    "exact-mixed-keys",
+    pick([
+      `{{ [${items.join(", ")}]|sort }}`,
+      `{{ [${items.join(", ")}]|sort(reverse=True) }}`,
+      `{{ [${items.join(", ")}]|max }}`,
+      `{{ [${items.join(", ")}]|min }}`,
+    ]),
+  );
+}
+
+// Sorting and grouping values of several types, and the attribute getters with int keys.
+const SORT_FORMS = [
+  "{{ [3, 1.5, 2.0, True, 0]|sort }}|{{ [3, 1.5, 2.0, True, 0]|sort(reverse=True) }}",
+  "{{ [('b', 1), ('a', 2.0), ('a', 1)]|sort }}|{{ [{'k': 2.0}, {'k': 1}]|sort(attribute='k') }}",
+  "{{ [{'a': 1, 'b': 2}, {'a': 1, 'b': 1}, {'a': 0, 'b': 9}]|sort(attribute='a,b') }}",
+  "{{ [1, 1.0, True, '1', 2.0, 2]|unique|list }}",
+  "{{ [{0: 'x', 1: 'y'}, {0: 'z', 1: 'w'}]|map(attribute='0')|list }}|{{ [{0: 'x'}]|map(attribute='1', default='d')|list }}",
+  "{{ [{0: 2}, {0: 1.0}]|sort(attribute='0') }}|{{ [{0: 2}, {0: 1.0}]|max(attribute='0') }}|{{ [{0: 2}, {0: 1}]|sum(attribute='0') }}",
+  "{{ [{'g': 1}, {'g': 1.0}, {'g': True}, {'g': 2}]|groupby('g') }}",
+  "{{ [{'g': 'A'}, {'g': 'a'}, {'g': 'B'}]|groupby('g') }}|{{ [{'g': 'A'}, {'g': 'a'}]|groupby('g', case_sensitive=True) }}",
+  "{{ [{'v': 2.0}, {'v': 1}]|selectattr('v', 'float')|list }}|{{ [{'v': 2.0}, {'v': 1}]|rejectattr('v', 'float')|list }}",
+  "{{ {'b': 1.0, 'a': 2}|dictsort(by='value') }}|{{ {'b': 1, 'a': 1}|dictsort(by='value', reverse=True) }}",
+  "{{ [1, 2, 3]|select('equalto', 2.0)|list }}|{{ [1.0, 2.0]|map('int')|list }}|{{ ['1.5', '2']|map('float')|list }}",
+  "{{ [2.0, 1]|join(', ') }}|{{ {1: 'a', 2.0: 'b'}|join('-') }}|{{ [1.5, 2.0]|batch(1)|list }}",
+  "{% for x in [1, 1.0, True, 2, 2.0] %}{{ loop.changed(x) }}{% endfor %}",
+  "{{ [1.0, 2.0] == [1, 2] }}|{{ (1.0,) == (1,) }}|{{ 1.0 in [1] }}|{{ 1 in [1.0] }}|{{ [1, 2].index(2.0) }}|{{ [1.0, 1].count(1) }}",
+  "{% set d = {1: 'a'} %}{{ d is mapping }}|{{ d is sameas d }}|{{ d is sameas d.copy() }}|{{ d is iterable }}|{{ d is sequence }}|{{ 1 is in d }}|{{ '1' is in d }}",
+  "{{ {'a': 2.0, 'b': [1.0, {'c': 3}]}|json(indent=1) }}",
+];
+for (const t of SORT_FORMS) add("exact-filters", t);
+
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),
   maxBuffer: 1 << 28,

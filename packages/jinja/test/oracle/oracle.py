@@ -1,13 +1,17 @@
 """Renders template cases with the real Jinja2, set up the way Salt's PillarStack sets it up.
 
-Reads a JSON list of cases on stdin ({"template", "vars", "files", "stack"}) and writes a JSON list of results
-({"out": text} or {"error": "Type: message", "kind": "syntax" | "render"}). Salt itself is not installable here
+Reads a JSON list of cases on stdin ({"template", "vars", "yaml", "files", "stack"}) and writes a JSON list of
+results ({"out": text} or {"error": "Type: message", "kind": "syntax" | "render"}). "yaml" is a YAML mapping read with
+yaml.safe_load whose entries are more variables: the Python values JSON cannot carry (floats such as 9.0, int keys,
+key order). Salt itself is not installable here
 (no Debian package, no PyPI), so the parts of Salt a PillarStack template sees are stood in for below, each
 written from what Salt documents and does:
 - the environment: FileSystemLoader on the config's directory, the `do` extension, autoescape off;
 - Salt's finalizer, which prints a mapping with repr() for its text values and str() for the others;
-- the serializer extension's tags (import_/load_ yaml, json, text) and filters (json, python, xml, load_*);
-- `__salt__` with `test.arg` (returns its arguments) and `pillar.get` (walks `a:b:0` paths).
+- the serializer extension's tags (import_/load_ yaml, json, text) and filters (json, yaml, python, xml, load_*);
+- `__salt__` with `test.arg` (returns its arguments) and `pillar.get`, `__stack__.traverse` and the `traverse`
+  filter (Salt's traverse_dict_and_list: `a:b:0` paths, dicts inside lists, a step that is no key read again as
+  YAML so that `ports:8080` finds an int key).
 Everything else is Jinja's own code. Run by generate.mjs; the tests read only the fixture it writes.
 """
 
@@ -127,19 +131,84 @@ class SaltSerializers(Extension):
         ]
 
 
-def traverse(data, key, default, delimiter=":"):
+def yaml_key(step):
+    """Salt's yamlify_arg of a path step (the cases it declines give the step back)."""
+    if not isinstance(step, str) or step.strip() in ("", "---", "..."):
+        return step
+    if "_" in step and all(c in "0123456789_" for c in step.strip()):
+        return step
+    if any(c in step for c in "\t\r\n"):
+        return step
+    try:
+        if "#" in step:
+            loaded = yaml.safe_load(step)
+            return step if isinstance(loaded, str) or loaded is None else loaded
+        loaded = None if step == "None" else yaml.safe_load(step)
+        if isinstance(loaded, dict):
+            return loaded if step.startswith("{") else step
+        if isinstance(loaded, list):
+            return loaded if step.startswith("[") else step
+        if loaded is None or isinstance(loaded, (float, int, str)):
+            if loaded == "" and step in ("|", "!"):
+                return step
+            if loaded is None and (step.strip().startswith("#") or step == "!"):
+                return step
+            return loaded
+        return step
+    except Exception:  # anything the loader refuses stays the step
+        return step
+
+
+def traverse(data, key, default=None, delimiter=":"):
+    """Salt's traverse_dict_and_list, restated."""
     ptr = data
-    for step in key.split(delimiter):
+    steps = key.split(delimiter) if isinstance(key, str) else [key] if isinstance(key, int) else key
+    for step in steps:
         if isinstance(ptr, list):
             try:
-                ptr = ptr[int(step)]
-            except (ValueError, IndexError):
-                return default
-        elif isinstance(ptr, dict) and step in ptr:
-            ptr = ptr[step]
+                index = int(step)
+            except ValueError:
+                index = None
+            lookup = step if index is None else index
+            for item in ptr:
+                if isinstance(item, dict) and lookup in item:
+                    ptr = item[lookup]
+                    break
+            else:
+                if index is None:
+                    return default
+                try:
+                    ptr = ptr[index]
+                except IndexError:
+                    return default
         else:
-            return default
+            try:
+                ptr = ptr[step]
+            except KeyError:
+                loaded = yaml_key(step)
+                if loaded == step:
+                    return default
+                try:
+                    ptr = ptr[loaded]
+                except (KeyError, TypeError):
+                    return default
+            except TypeError:
+                return default
     return ptr
+
+
+class SaltDumper(yaml.CSafeDumper):
+    """Salt's SafeOrderedDumper (libyaml's emitter): values it has no representer for are written as NULL."""
+
+
+SaltDumper.add_representer(None, lambda dumper, data: dumper.represent_scalar("tag:yaml.org,2002:null", "NULL"))
+
+
+def yaml_filter(value, flow_style=True):
+    text = yaml.dump(value, Dumper=SaltDumper, allow_unicode=True, default_flow_style=flow_style).strip()
+    if text.endswith("\n..."):
+        text = text[:-4]
+    return Markup(text)
 
 
 def make_env(base, pillar):
@@ -150,7 +219,9 @@ def make_env(base, pillar):
             "json": lambda v, sort_keys=True, indent=None: Markup(
                 json.dumps(v, sort_keys=sort_keys, indent=indent, ensure_ascii=False).strip()
             ),
+            "yaml": yaml_filter,
             "python": lambda v: Markup(pprint.pformat(v).strip()),
+            "traverse": lambda v, key, default=None, delimiter=":": traverse(v, key, default, delimiter),
             "xml": xml_filter,
             "load_json": load_json,
             "load_yaml": load_yaml,
@@ -165,6 +236,7 @@ def make_env(base, pillar):
         "test.arg": lambda *args, **kwargs: {"args": args, "kwargs": kwargs},
         "pillar.get": pillar_get,
     }
+    env.globals["__stack__"] = {"traverse": traverse}
     return env
 
 
@@ -175,7 +247,9 @@ def run(case):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-        variables = case.get("vars") or {}
+        variables = dict(case.get("vars") or {})
+        variables.update(yaml.safe_load(case.get("yaml") or "{}"))
+        stack = variables.pop("stack", case.get("stack", {}))
         env = make_env(base, variables.get("pillar", {}))
         env.globals.update(variables)
         try:
@@ -183,7 +257,7 @@ def run(case):
         except TemplateSyntaxError as exc:
             return {"error": "TemplateSyntaxError: %s" % exc, "kind": "syntax"}
         try:
-            return {"out": template.render(stack=case.get("stack", {}))}
+            return {"out": template.render(stack=stack)}
         except TemplateSyntaxError as exc:
             return {"error": "TemplateSyntaxError: %s" % exc, "kind": "syntax"}
         except RecursionError as exc:

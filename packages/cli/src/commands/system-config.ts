@@ -1,0 +1,101 @@
+import type { MergeError, PathKey } from "@merge/core";
+import { createTraceRecorder, explainResult } from "@merge/explain";
+import { loadSystemConfig, type SystemConfigFile, validateCloudConfig } from "@merge/mergers-cloudinit";
+import { loadYaml12, loadYamlWithPositions } from "@merge/yaml";
+import { strictFailure, unknownOptions, yamlVersion } from "./checks.js";
+import {
+  cloudInitRegistry,
+  locatorOf,
+  readInstanceData,
+  readSchema,
+  renderExact,
+  reportValidation,
+} from "./cloud-init-common.js";
+import { createOutputOptions, emit, warn } from "./common.js";
+import type { CommandInput } from "./table.js";
+
+export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
+  const options = createOutputOptions(values, "system-config");
+  const version = yamlVersion(values, "system-config", "1.1");
+  const strict = values.strict === true;
+  const registry = await cloudInitRegistry(options.plugins, io.cwd);
+  const instanceData = await readInstanceData(values, io);
+  const validate = values.validate === true || values.schema !== undefined;
+  const recorder = options.explain || validate ? createTraceRecorder() : undefined;
+
+  const result = await loadSystemConfig({
+    file: positionals[0]!,
+    confd: values.confd as string | undefined,
+    cwd: io.cwd,
+    instanceData,
+    values: "exact",
+    yaml: version,
+    registry,
+    trace: recorder,
+  });
+  // With --strict an ignored file is an error below, not also a warning.
+  for (const warning of result.warnings)
+    if (!(strict && warning.code === "SYSTEM_CONFIG_IGNORED"))
+      warn(io, `${warning.message} [${warning.code}]`);
+
+  const problems: MergeError[] = [];
+  if (strict) {
+    for (const file of result.files)
+      if (file.status === "ignored" && file.error !== undefined) problems.push(file.error);
+  }
+  for (const file of result.files) {
+    if (file.mergers === undefined) continue;
+    const unknown = unknownOptions(registry, file.mergers, file.path);
+    if (strict) problems.push(...unknown);
+    else for (const problem of unknown) warn(io, problem.message);
+  }
+
+  const documents = result.files.map((file) => ({
+    name: file.path,
+    value: file.document ?? {},
+    note: file.status === "merged" ? undefined : file.status,
+    positionOf: positions(file, version),
+  }));
+  const explanation = () => explainResult(result.exact, documents, recorder?.events ?? []);
+  if (validate) {
+    const { schema, file } = await readSchema(values, io);
+    const validation = await validateCloudConfig(result.exact, {
+      schema,
+      schemaFile: file,
+      locate: locatorOf(explanation()),
+    });
+    problems.push(...reportValidation(io, validation, strict));
+  }
+  const failed = strictFailure(io, problems);
+  if (failed !== undefined) return failed;
+
+  const text = renderExact(result.exact, options, () => ({
+    title: `merge system-config ${positionals[0]}`,
+    documents,
+    events: recorder?.events ?? [],
+  }));
+  await emit(io, text, options.output);
+  return 0;
+}
+
+/** Where each key of a file was written (of the rendered text, for a template). */
+function positions(
+  file: SystemConfigFile,
+  version: "1.1" | "1.2",
+): (path: readonly PathKey[]) => { line: number; column: number } | undefined {
+  let located:
+    | { positionOf(path: readonly unknown[]): { line: number; column: number } | undefined }
+    | undefined;
+  return (path) => {
+    if (file.text === undefined) return undefined;
+    try {
+      located ??=
+        version === "1.2"
+          ? loadYaml12(file.text, { filename: file.path, values: "exact" })
+          : loadYamlWithPositions(file.text, { flavor: "pyyaml", filename: file.path, values: "exact" });
+      return located.positionOf(path);
+    } catch {
+      return undefined;
+    }
+  };
+}
