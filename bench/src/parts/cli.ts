@@ -1,12 +1,18 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { summarize } from "../harness.js";
 import type { Row } from "../result.js";
+import { treeHost, treeHosts, writeSaltTree } from "../salt-tree.js";
 
-export const CLI_WORKLOADS = ["startup"] as const;
+export const CLI_WORKLOADS = ["startup", "batch"] as const;
+
+/** Labels of the rows the report's targets read. */
+export const TREE_STACK = "merge stack (40-file tree, one host)";
+export const CLOUD_PARTS = "merge cloud-config (4 parts, examples/cloud-config)";
+export const BATCH_200 = "merge stack --minions (200 hosts of the tree)";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const BIN = fileURLToPath(new URL("../../../packages/cli/dist/bin.js", import.meta.url));
@@ -75,13 +81,63 @@ function timeCommands(commands: readonly Command[], runs: number, errFile: strin
   return times;
 }
 
-export async function runCli(): Promise<{ rows: Row[]; notes: string[] }> {
+/** A row per command: wall time (the targets use it), CPU time and both as multiples of `node -e 0`. */
+function timedRows(commands: readonly Command[], times: CommandTimes): Row[] {
+  const wallBase = summarize(times.wall.get("node -e 0") ?? []).median;
+  const cpuBase = summarize(times.cpu.get("node -e 0") ?? []).median;
+  return commands.map((command) => {
+    const failure = times.failures.get(command.label);
+    if (failure !== undefined) return { label: command.label, status: "error", note: failure };
+    const wall = summarize(times.wall.get(command.label) ?? []);
+    const cpu = summarize(times.cpu.get(command.label) ?? []);
+    return {
+      label: command.label,
+      status: "ok",
+      timing: wall,
+      extra: { ratioToNode: wall.median / wallBase, cpuMs: cpu.median, cpuRatioToNode: cpu.median / cpuBase },
+    };
+  });
+}
+
+/** The generated tree with one host's grains and pillar, and `count` hosts as a `--minions` file. */
+function treeWithHosts(counts: readonly number[]): { dir: string; args: (file: string) => string[] } {
+  const dir = writeSaltTree();
+  const host = treeHost(5);
+  writeFileSync(join(dir, "grains.json"), JSON.stringify(host.grains));
+  writeFileSync(join(dir, "pillar.json"), JSON.stringify(host.pillar));
+  for (const count of counts)
+    writeFileSync(join(dir, `hosts-${count}.json`), JSON.stringify(treeHosts(count)));
+  const one = [
+    "--minion-id",
+    host.id,
+    "--grains",
+    join(dir, "grains.json"),
+    "--pillar",
+    join(dir, "pillar.json"),
+  ];
+  return {
+    dir,
+    args: (what) =>
+      what === "one"
+        ? [BIN, "stack", join(dir, "stack.cfg"), ...one]
+        : [BIN, "stack", join(dir, "stack.cfg"), "--minions", join(dir, what)],
+  };
+}
+
+export async function runCli(workload = "startup"): Promise<{ rows: Row[]; notes: string[] }> {
   if (!existsSync(BIN)) {
     return {
       rows: [{ label: "merge CLI", status: "unavailable", note: "packages/cli/dist/bin.js is not built" }],
       notes: [],
     };
   }
+  const errFile = join(tmpdir(), `merge-bench-cli-${process.pid}.err`);
+  return workload === "batch" ? runBatch(errFile) : runStartup(errFile);
+}
+
+async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string[] }> {
+  const tree = treeWithHosts([]);
+  const parts = ["01-mappings.yaml", "02-mappings.yaml", "03-lists.yaml", "04-string.yaml"];
   const commands: Command[] = [
     { label: "node -e 0", args: ["-e", "0"] },
     { label: "merge --version", args: [BIN, "--version"] },
@@ -99,28 +155,58 @@ export async function runCli(): Promise<{ rows: Row[]; notes: string[] }> {
         "examples/stack/pillar.yml",
       ],
     },
+    { label: TREE_STACK, args: tree.args("one") },
+    {
+      label: CLOUD_PARTS,
+      args: [BIN, "cloud-config", ...parts.map((p) => `examples/cloud-config/runcmd-doc/${p}`)],
+    },
   ];
-  const errFile = join(tmpdir(), `merge-bench-cli-${process.pid}.err`);
   const times = timeCommands(commands, 15, errFile);
   rmSync(errFile, { force: true });
-  const wallBase = summarize(times.wall.get("node -e 0") ?? []).median;
-  const cpuBase = summarize(times.cpu.get("node -e 0") ?? []).median;
-  const rows: Row[] = commands.map((command) => {
-    const failure = times.failures.get(command.label);
-    if (failure !== undefined) return { label: command.label, status: "error", note: failure };
-    const wall = summarize(times.wall.get(command.label) ?? []);
-    const cpu = summarize(times.cpu.get(command.label) ?? []);
-    return {
-      label: command.label,
-      status: "ok",
-      timing: wall,
-      extra: { ratioToNode: wall.median / wallBase, cpuMs: cpu.median, cpuRatioToNode: cpu.median / cpuBase },
-    };
-  });
+  rmSync(tree.dir, { recursive: true, force: true });
+  return {
+    rows: timedRows(commands, times),
+    notes: [
+      "wall time of the whole process (median ± MAD; the targets use it) and its CPU time (cpuMs), 15 interleaved runs after one warm-up round",
+      "the 40-file tree is bench/src/salt-tree.ts: 27–87-line YAML files and a templated config listing core, common/*, per-arch, per-codename, per-role and per-minion files (13–15 per host)",
+    ],
+  };
+}
+
+/**
+ * 200 and 400 hosts of the tree in one process each, and one host alone. The warm per-host time is what the 200
+ * hosts more cost: (400 hosts − 200 hosts) ÷ 200, every template and file already compiled and read by then.
+ */
+async function runBatch(errFile: string): Promise<{ rows: Row[]; notes: string[] }> {
+  const tree = treeWithHosts([200, 400]);
+  const commands: Command[] = [
+    { label: "node -e 0", args: ["-e", "0"] },
+    { label: TREE_STACK, args: tree.args("one") },
+    { label: BATCH_200, args: tree.args("hosts-200.json") },
+    { label: "merge stack --minions (400 hosts of the tree)", args: tree.args("hosts-400.json") },
+  ];
+  const times = timeCommands(commands, 5, errFile);
+  rmSync(errFile, { force: true });
+  rmSync(tree.dir, { recursive: true, force: true });
+  const median = (label: string, map: Map<string, number[]>) => summarize(map.get(label) ?? []).median;
+  const batchExtra: Record<string, number> = {};
+  for (const clock of ["wall", "cpu"] as const) {
+    const map = clock === "wall" ? times.wall : times.cpu;
+    const one = median(TREE_STACK, map);
+    const t200 = median(BATCH_200, map);
+    const perHost = (median("merge stack --minions (400 hosts of the tree)", map) - t200) / 200;
+    batchExtra[`${clock}WarmPerHostMs`] = Number(perHost.toFixed(3));
+    batchExtra[`${clock}StartupMs`] = Number(one.toFixed(1));
+    batchExtra[`${clock}RatioToStartupPlusWarm`] = Number((t200 / (one + 200 * perHost)).toFixed(3));
+  }
+  const rows = timedRows(commands, times).map((row) =>
+    row.label === BATCH_200 && row.status === "ok" ? { ...row, extra: { ...row.extra, ...batchExtra } } : row,
+  );
   return {
     rows,
     notes: [
-      "wall time of the whole process (median ± MAD; the target uses it) and its CPU time (cpuMs), 15 interleaved runs after one warm-up round",
+      "whole processes, 5 interleaved runs after one warm-up round; JSON Lines to /dev/null",
+      "warm per-host = (400 hosts − 200 hosts) ÷ 200; the target compares 200 hosts with one start-up (one host alone) plus 200 × that, on the wall clock (wall*) and on the CPU clock (cpu*)",
     ],
   };
 }

@@ -35,7 +35,7 @@ export async function runPart(part: string, workload: string): Promise<{ rows: R
     case "mysql":
       return runMysql(workload);
     case "cli":
-      return runCli();
+      return runCli(workload);
   }
   throw new Error(`unknown workload ${part}/${workload}`);
 }

@@ -22,10 +22,16 @@ export interface OutputGuard {
   /** The target is about to be replaced: signals from now on are left to the end of the command. */
   commit(): void;
   /**
-   * A signal arrived. Before the commit point: removes the temporary files, releases waiting FIFO opens and returns
-   * true (the caller exits). After it: returns false (the caller lets the command finish).
+   * The replaced file is in place and the command goes on to another (`--minions -o DIR` writes one per host):
+   * signals stop it again. A signal that came while the file was being replaced stops it now (its `onRelease`).
    */
-  interrupt(): boolean;
+  release(): void;
+  /**
+   * A signal arrived. Before the commit point: removes the temporary files, releases waiting FIFO opens and returns
+   * true (the caller exits). After it: returns false (the caller lets the command finish), keeping `onRelease` for
+   * `release()`.
+   */
+  interrupt(onRelease?: () => void): boolean;
   /**
    * Test hook. When `point` is one of the points the guard was made with (`MERGE_TEST_PAUSE`, comma-separated),
    * announces `merge-test: paused at <point>` on standard error and waits until `resume()` (SIGUSR2 in `main`) or
@@ -54,6 +60,7 @@ export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard
   const points = new Set((options.pauseAt ?? "").split(",").filter((point) => point !== ""));
   const waiting: (() => void)[] = [];
   let committed = false;
+  let deferred: (() => void) | undefined;
 
   const resume = () => {
     for (const wake of waiting.splice(0)) wake();
@@ -67,8 +74,15 @@ export function createOutputGuard(options: OutputGuardOptions = {}): OutputGuard
     commit: () => {
       committed = true;
     },
-    interrupt: () => {
+    release: () => {
+      committed = false;
+      const stop = deferred;
+      deferred = undefined;
+      stop?.();
+    },
+    interrupt: (onRelease) => {
       if (committed) {
+        deferred ??= onRelease;
         resume();
         return false;
       }

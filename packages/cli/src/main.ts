@@ -51,11 +51,14 @@ export async function main(argv: readonly string[]): Promise<void> {
   let exitAfterWrite: number | undefined;
   for (const signal of SIGNALS) {
     process.on(signal, () => {
-      // Past the commit point the target is being replaced: the command finishes and reports that.
-      if (!guard.interrupt()) return;
       const status = exitStatusForSignal(signal);
-      if (writing > 0) exitAfterWrite = status;
-      else process.exit(status);
+      const stop = () => {
+        if (writing > 0) exitAfterWrite = status;
+        else process.exit(status);
+      };
+      // Past the commit point the target is being replaced: the command finishes and reports that (a batch stops
+      // once that file is in place, see OutputGuard.release).
+      if (guard.interrupt(stop)) stop();
     });
   }
   // The test hook's "go on" (see OutputGuard.pause); without MERGE_TEST_PAUSE, SIGUSR2 keeps its default meaning.

@@ -3,9 +3,18 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Compiles the CLI before the tests so `dist/bin.js` is the code under test, whatever ran before. */
+/**
+ * Builds the CLI before the tests, as `pnpm build` does, so `dist/bin.js` (the bundle) and the unbundled modules
+ * next to it are the code under test, whatever ran before.
+ */
 export default function setup(): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-  const tsc = createRequire(join(root, "package.json")).resolve("typescript/bin/tsc");
+  const require = createRequire(join(root, "package.json"));
+  const tsc = require.resolve("typescript/bin/tsc");
+  const rolldown = join(dirname(require.resolve("rolldown/package.json")), "bin", "cli.mjs");
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: root, stdio: "inherit" });
+  execFileSync(process.execPath, [rolldown, "-c", "rolldown.config.ts", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+  });
 }

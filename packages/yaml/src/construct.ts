@@ -1,20 +1,10 @@
 import { keyIdentity, PyDict, setKey } from "@merge/core";
-import {
-  type Alias,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  type LineCounter,
-  type Node,
-  Scalar,
-  type YAMLMap,
-  type YAMLSeq,
-} from "yaml";
+import type { Alias, Node, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { YamlFloat } from "./float.js";
 import { foldPlain, foldQuoted, readBlockScalar } from "./fold.js";
 import { keyEquality, keyText } from "./keys.js";
+import { EMPTY_SCALAR, isAlias, isMap, isScalar, isSeq, type LineIndex } from "./nodes.js";
 import { resolvePlain, TAG } from "./resolver.js";
 import {
   ConstructError,
@@ -43,7 +33,7 @@ export interface ConstructorOptions {
   readonly mappings: "object" | "exact";
   /** Return whole-number floats as `PyFloat`. */
   readonly keepFloats: boolean;
-  readonly lines: LineCounter;
+  readonly lines: LineIndex;
   readonly track: boolean;
   readonly hasAnchors: boolean;
   /** False when the text holds neither `<<` nor a tag, so no mapping can have a merge key. */
@@ -84,9 +74,7 @@ interface Built {
   readonly pos: BuiltPosition | undefined;
 }
 
-const EMPTY = new Scalar(null);
-EMPTY.source = "";
-EMPTY.type = "PLAIN";
+const EMPTY = EMPTY_SCALAR;
 
 function kindName(node: AnyNode): string {
   return isMap(node) ? "mapping" : isSeq(node) ? "sequence" : "scalar";

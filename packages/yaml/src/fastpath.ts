@@ -1,32 +1,5 @@
-import { type Node, type Pair, type Scalar, YAMLMap, YAMLSeq } from "yaml";
-
-/**
- * Scalars and pairs are most of the nodes of a large document, and the `yaml` package's classes are costly to make
- * (each node defines a property); the constructor reads only `source`, `type`, `range`, `tag` and `anchor` of a
- * scalar and `key`/`value` of a pair. So the fast path makes lighter objects, recognised by `isScalar` through the
- * registered symbol the `yaml` package identifies its nodes by (shared by every copy of that package).
- */
-const NODE_TYPE = Symbol.for("yaml.node.type");
-class LightScalar {
-  constructor(
-    readonly source: string,
-    readonly type: Scalar.Type,
-    readonly start: number,
-    readonly end: number,
-  ) {}
-  get range(): [number, number, number] {
-    return [this.start, this.end, this.end];
-  }
-}
-Object.defineProperty(LightScalar.prototype, NODE_TYPE, { value: Symbol.for("yaml.scalar") });
-
-function scalarNode(source: string, type: Scalar.Type, start: number, end: number): Scalar {
-  return new LightScalar(source, type, start, end) as unknown as Scalar;
-}
-
-function pairOf(key: Node, value: Node): Pair {
-  return { key, value } as unknown as Pair;
-}
+import type { Node, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { mapNode, pairOf, scalarNode, seqNode } from "./nodes.js";
 
 /**
  * A quick reader for the plain shape most configuration files have: block mappings and sequences, one-line plain
@@ -174,9 +147,7 @@ class FastParser {
   }
 
   private sequence(indent: number, depth: number, indentless = false): YAMLSeq {
-    const seq = new YAMLSeq();
-    const first = this.lines[this.index]!;
-    seq.range = [first.start, first.start, first.start];
+    const seq = seqNode(this.lines[this.index]!.start);
     while (this.index < this.lines.length) {
       const line = this.lines[this.index]!;
       if (line.indent < indent) break;
@@ -225,9 +196,7 @@ class FastParser {
   }
 
   private mapping(indent: number, depth: number): YAMLMap {
-    const map = new YAMLMap();
-    const first = this.lines[this.index]!;
-    map.range = [first.start, first.start, first.start];
+    const map = mapNode(this.lines[this.index]!.start);
     while (this.index < this.lines.length) {
       const line = this.lines[this.index]!;
       if (line.indent < indent) break;
@@ -386,7 +355,7 @@ class FastParser {
     const text = this.text;
     const isMap = text[start] === "{";
     const close = isMap ? "}" : "]";
-    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    const node = isMap ? mapNode(start) : seqNode(start);
     node.flow = true;
     let i = this.skipSpaces(start + 1, end);
     if (text[i] === close) {
@@ -511,7 +480,7 @@ class FlowReader {
     const text = this.text;
     const isMap = text[start] === "{";
     const close = isMap ? "}" : "]";
-    const node = isMap ? new YAMLMap() : new YAMLSeq();
+    const node = isMap ? mapNode(start) : seqNode(start);
     node.flow = true;
     let i = this.space(start + 1);
     if (text[i] !== close) {

@@ -1,7 +1,9 @@
-import { type CST, Composer, Lexer, LineCounter, type Node, Parser, type YAMLError } from "yaml";
+import type { CST, Node, Parser, YAMLError } from "yaml";
+import { yamlLibrary } from "#yaml-library";
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
+import { LineIndex } from "./nodes.js";
 import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
 
@@ -63,7 +65,7 @@ interface ParsedDoc {
 
 interface Prepared {
   readonly text: string;
-  readonly lines: LineCounter;
+  readonly lines: LineIndex;
   readonly docs: readonly ParsedDoc[];
   /** Scalars to read again from the original text (see `Reread`), or undefined when there are none. */
   readonly reread: Reread | undefined;
@@ -104,12 +106,12 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return i;
 }
 
-function mark(lines: LineCounter, offset: number): { line: number; column: number; offset: number } {
+function mark(lines: LineIndex, offset: number): { line: number; column: number; offset: number } {
   const pos = lines.linePos(offset);
   return { line: pos.line, column: pos.col, offset };
 }
 
-function tabError(offset: number, lines: LineCounter, file: string | undefined): never {
+function tabError(offset: number, lines: LineIndex, file: string | undefined): never {
   throw yamlError(
     "YAML_PARSE",
     "found character '\\t' that cannot start any token (while scanning for the next token)",
@@ -131,7 +133,7 @@ function checkTabs(
   tokens: readonly CST.SourceToken[] | undefined,
   rule: TabRule,
   text: string,
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
   inBlock = true,
 ): void {
@@ -169,7 +171,7 @@ function checkTree(
   maxDepth: number,
   tabs: TabRule,
   text: string,
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
   reread: Map<number, RereadKind>,
   separators: boolean,
@@ -280,7 +282,7 @@ function checkTree(
 function checkFlowKeys(
   tok: CST.FlowCollection,
   text: string,
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
 ): void {
   for (const item of tok.items) {
@@ -317,7 +319,7 @@ function checkFlowKeys(
 function checkPlainContinuation(
   tok: CST.FlowScalar,
   blockIndent: number,
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
 ): void {
   if (blockIndent < 0 || !tok.source.includes("\t")) return;
@@ -337,7 +339,7 @@ function checkPlainContinuation(
 }
 
 /** Anchor and alias names: PyYAML and libyaml take only ASCII letters, digits, `-` and `_`. */
-function checkNames(tok: CST.Token, text: string, lines: LineCounter, file: string | undefined): void {
+function checkNames(tok: CST.Token, text: string, lines: LineIndex, file: string | undefined): void {
   const check = (t: { type: string; source: string; offset: number }): void => {
     if (t.type !== "anchor" && t.type !== "alias") return;
     const end = t.offset + t.source.length;
@@ -370,7 +372,7 @@ function checkNames(tok: CST.Token, text: string, lines: LineCounter, file: stri
 function checkFlowPlain(
   tok: CST.FlowScalar,
   pyyaml: boolean,
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
 ): void {
   const question = pyyaml ? tok.source.indexOf("?") : -1;
@@ -390,7 +392,7 @@ function checkFlowPlain(
 function checkBlockScalarTabs(
   tok: CST.BlockScalar,
   text: string,
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
 ): void {
   if (!tok.source.includes("\t")) return;
@@ -512,7 +514,7 @@ function flowWithoutIndentation(
 
 /** A `yaml` parser whose lexer reads quoted scalars as PyYAML does. */
 function pyyamlParser(onNewLine: (offset: number) => void): Parser {
-  const parser = new Parser(onNewLine);
+  const parser = new (yamlLibrary().Parser)(onNewLine);
   const lexer = (parser as unknown as { lexer: LexerInternals }).lexer;
   if (typeof lexer?.parseQuotedScalar !== "function" || typeof lexer.parseFlowCollection !== "function") {
     throw new Error("@merge/yaml: the yaml package's lexer has changed; quoted scalars cannot be read");
@@ -538,7 +540,7 @@ export function checkLexicalDepth(text: string, maxDepth: number, file: string |
   let lineDepth = 0;
   let offset = 0;
   let scalarNext = false;
-  for (const lexeme of new Lexer().lex(text)) {
+  for (const lexeme of new (yamlLibrary().Lexer)().lex(text)) {
     if (scalarNext) scalarNext = false;
     else if (lexeme === "[" || lexeme === "{") depth++;
     else if (lexeme === "]" || lexeme === "}") depth--;
@@ -546,7 +548,7 @@ export function checkLexicalDepth(text: string, maxDepth: number, file: string |
     else if (lexeme === "\n" || lexeme === "\r\n") lineDepth = 0;
     else if (lexeme === "\x1f") scalarNext = true;
     if (depth + lineDepth > maxDepth) {
-      const lines = new LineCounter();
+      const lines = new LineIndex();
       lines.addNewLine(0);
       for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1))
         lines.addNewLine(i + 1);
@@ -568,7 +570,7 @@ export function checkLexicalDepth(text: string, maxDepth: number, file: string |
  */
 function checkDocumentMarkers(
   tokens: readonly CST.Token[],
-  lines: LineCounter,
+  lines: LineIndex,
   file: string | undefined,
 ): void {
   let pendingDirective: CST.Token | undefined;
@@ -639,7 +641,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   if (separators) text = text.replace(YAML11_BREAKS_ALL, "\n");
   // A carriage return alone also ends a line (old Mac files); the parser only knows it before a line feed.
   if (text.includes("\r")) text = text.replace(LONE_CR, "\n");
-  const lines = new LineCounter();
+  const lines = new LineIndex();
   const bad = NON_PRINTABLE.exec(text);
   if (bad !== null) {
     const code = bad[0].codePointAt(0)!.toString(16).padStart(4, "0");
@@ -685,12 +687,17 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
     }
   }
   checkDocumentMarkers(tokens, lines, file);
-  const composer = new Composer({ version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
+  const composer = new (yamlLibrary().Composer)({
+    version: "1.1",
+    schema: "failsafe",
+    uniqueKeys: false,
+    merge: false,
+  });
   const docs: ParsedDoc[] = Array.from(composer.compose(tokens));
   return { text, lines, docs, reread: reread.size === 0 ? undefined : { original, kinds: reread } };
 }
 
-function syntaxError(doc: ParsedDoc, lines: LineCounter, file: string | undefined): void {
+function syntaxError(doc: ParsedDoc, lines: LineIndex, file: string | undefined): void {
   // PyYAML starts a comment at any `#` met between tokens (`"d"# c`); the yaml package wants white space first.
   const first = doc.errors.find(
     (e) => !(e.code === "MISSING_CHAR" && e.message.startsWith("Comments must be separated")),

@@ -14,7 +14,10 @@ import { saltYaml } from "./checks.js";
  * pillar: each entry sees the pillar compiled so far and its result is merged in with Salt's default strategy
  * (mappings recursively, everything else replaced). `stack` and `mysql` entries are supported.
  */
-export async function execute({ values, io }: CommandInput): Promise<number> {
+export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
+  if (values.minions !== undefined) {
+    return (await import("./minions.js")).executePillarBatch({ values, positionals, io });
+  }
   const options = createOutputOptions(values, "pillar");
   saltYaml(values, "pillar");
   const file = requiredString(values, "config", "pillar");

@@ -11,6 +11,9 @@ import type { CommandInput, ParsedValues } from "./table.js";
 import { saltYaml } from "./checks.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
+  if (values.minions !== undefined) {
+    return (await import("./minions.js")).executeStackBatch({ values, positionals, io });
+  }
   const options = createOutputOptions(values, "stack");
   saltYaml(values, "stack");
   const minionId = requiredString(values, "minion-id", "stack");

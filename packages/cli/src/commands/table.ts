@@ -87,6 +87,11 @@ const OUTPUT_HELP: readonly (readonly [string, string])[] = [
   ...SHARED_HELP,
 ];
 
+const MINIONS_HELP: readonly [string, string] = [
+  "--minions FILE",
+  "many hosts in one run: a YAML/JSON list of {id, grains, pillar}; JSON Lines out, or -o DIR (one file each)",
+];
+
 /** Salt's commands read YAML as Salt does; the option exists on every command that reads YAML. */
 const SALT_YAML_HELP: readonly [string, string] = [
   "--yaml 1.1",
@@ -237,7 +242,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   {
     name: "stack",
     summary: "render a PillarStack for one minion, as Salt's stack ext_pillar does",
-    usage: "merge stack CONFIG... --minion-id ID [--pillar FILE] [--grains FILE] [--opts FILE] [--spec SPEC]",
+    usage:
+      "merge stack CONFIG... (--minion-id ID [--pillar FILE] [--grains FILE] | --minions FILE) [--opts FILE] [--spec SPEC]",
     description:
       "Renders each stack config (a template listing YAML files), then each listed file, and merges them in order\n" +
       "with PillarStack's strategies (merge-last, merge-first, remove, overwrite) or with --spec.",
@@ -249,9 +255,11 @@ export const COMMANDS: readonly CommandInfo[] = [
       grains: { type: "string" },
       opts: { type: "string" },
       spec: { type: "string", short: "s" },
+      minions: { type: "string" },
     },
     optionHelp: [
-      ["--minion-id ID", "the minion to render the stack for (required)"],
+      ["--minion-id ID", "the minion to render the stack for (required unless --minions)"],
+      MINIONS_HELP,
       ["--pillar FILE", "YAML/JSON file with the pillar seen by the templates (`pillar`)"],
       ["--grains FILE", "YAML/JSON file with the minion's grains (`__grains__`)"],
       ["--opts FILE", "YAML/JSON file with the master options (`__opts__`)"],
@@ -266,6 +274,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       "merge stack examples/stack/config.cfg --minion-id test-1-dev --grains examples/stack/grains.yml --pillar examples/stack/pillar.yml",
       "merge stack stack.cfg --minion-id web1 --pillar pillar.yml --explain",
       "merge stack stack.cfg --minion-id web1 --spec 'list(extend)+dict()+str()' --format json",
+      "merge stack stack.cfg --minions hosts.yml -o out/",
     ],
     positionals: [1, undefined],
     load: () => import("./stack.js"),
@@ -302,7 +311,8 @@ export const COMMANDS: readonly CommandInfo[] = [
     name: "pillar",
     summary:
       "compile a minion's external pillar from a Salt master config (stack and mysql entries, in order)",
-    usage: "merge pillar --config FILE --minion-id ID [--grains FILE] [--no-legacy-mysql-query]",
+    usage:
+      "merge pillar --config FILE (--minion-id ID [--grains FILE] | --minions FILE) [--no-legacy-mysql-query]",
     description:
       "Runs the ext_pillar: list of a Salt-master-style config the way Salt does: each external pillar sees the\n" +
       "pillar compiled so far, and the results are merged in order.",
@@ -313,16 +323,21 @@ export const COMMANDS: readonly CommandInfo[] = [
       "minion-id": { type: "string" },
       grains: { type: "string" },
       "no-legacy-mysql-query": { type: "boolean" },
+      minions: { type: "string" },
     },
     optionHelp: [
       ["-c, --config FILE", "Salt-master-style YAML with ext_pillar: (and mysql: when it has mysql entries)"],
-      ["--minion-id ID", "the minion to compile the pillar for (required)"],
+      ["--minion-id ID", "the minion to compile the pillar for (required unless --minions)"],
+      MINIONS_HELP,
       ["--grains FILE", "YAML/JSON file with the minion's grains"],
       LEGACY_MYSQL_HELP,
       SALT_YAML_HELP,
       ...OUTPUT_HELP,
     ],
-    examples: ["merge pillar --config master.yml --minion-id web1 --grains grains.yml --explain"],
+    examples: [
+      "merge pillar --config master.yml --minion-id web1 --grains grains.yml --explain",
+      "merge pillar --config master.yml --minions hosts.yml > pillars.jsonl",
+    ],
     positionals: [0, 0],
     load: () => import("./pillar.js"),
   },
