@@ -18,7 +18,9 @@ export default defineConfig({
   // (mysql2) is large and loads its parts itself. @merge/yaml loads the `yaml` parser on demand from the installed
   // package too (this package depends on it). With --plugin, bin.ts runs the unbundled modules instead (one
   // @merge/core for the command and the plugin).
-  external: ["@merge/source-mysql"],
+  // @merge/core is external too: source-mysql imports it, and the exact model's PyDict must be one class for the
+  // command and for source-mysql (a PyDict of a second copy would read as a plain object).
+  external: ["@merge/source-mysql", "@merge/core"],
   output: {
     dir: "dist",
     format: "esm",

@@ -210,7 +210,7 @@ describe("merge pillar --minions", () => {
     const run = merge(["pillar", "-c", "master.yml", "--minions", "hosts.yml", "-o", out], { cwd: TREE });
     expect(run.status).toBe(1);
     expect(readdirSync(out).sort()).toEqual(["bare1.yml", "db1.yml", "web1.yml"]);
-    expect(readFileSync(join(out, "db1.yml"), "utf8")).toMatch(/^roles:\n {2}- db\nntp:\n/);
+    expect(readFileSync(join(out, "db1.yml"), "utf8")).toMatch(/^roles:\n- db\nntp:\n/);
   });
 });
 

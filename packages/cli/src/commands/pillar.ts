@@ -55,7 +55,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         });
       }
       const before = merged.length;
-      const result = loadStack({ ...loaderOptions, values: "exact" });
+      const result = loadStack(loaderOptions);
       for (const warning of result.warnings) {
         if (warning.file !== undefined) noteFile(io, resolve(baseDir, warning.file));
         warn(
