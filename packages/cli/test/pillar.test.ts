@@ -43,6 +43,30 @@ describe("merge stack: arguments and input errors", () => {
 });
 
 describe("merge pillar", () => {
+  it("prints the stack's values as Salt holds them: a whole float stays 9.0, int keys stay ints in their order", () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-cli-pillar-exact-"));
+    writeFileSync(join(dir, "stack.cfg"), "postgres.yml\n");
+    writeFileSync(
+      join(dir, "postgres.yml"),
+      "postgres:\n  version: 9.0\n  data: /etc/postgresql/{{ 9.0 }}/main\n  ports: {8080: a, 443: b}\n",
+    );
+    const master = masterFile(`ext_pillar:\n  - stack: ${join(dir, "stack.cfg")}\n`);
+    const json = merge(["pillar", "--config", master, "--minion-id", "db1", "-f", "json"]);
+    expect(json.stderr).toBe("");
+    expect(json.status).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      postgres: { version: 9, data: "/etc/postgresql/9.0/main", ports: { "8080": "a", "443": "b" } },
+    });
+    // JSON.parse loses what the text keeps: the float's spelling and the keys' order.
+    expect(json.stdout).toContain('"version": 9.0');
+    expect(json.stdout.indexOf('"8080"')).toBeLessThan(json.stdout.indexOf('"443"'));
+    const yaml = merge(["pillar", "--config", master, "--minion-id", "db1"]);
+    expect(yaml.status).toBe(0);
+    expect(yaml.stdout).toContain("version: 9.0\n");
+    // The readable preset keeps the keys in their order, unquoted (ints).
+    expect(yaml.stdout).toMatch(/ports:\n {4}8080: a\n {4}443: b\n/);
+  });
+
   it("runs a stack ext_pillar named in a master file, relative to that file", () => {
     const master = masterFile(`ext_pillar:\n  - stack: ${join(STACK, "config.cfg")}\n`);
     const run = merge([

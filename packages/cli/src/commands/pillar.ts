@@ -30,8 +30,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const recorder = options.explain ? createTraceRecorder() : undefined;
   const merged: unknown[] = [];
   const documents: ExplainDocument[] = [];
-  // Salt's pillar, in the exact model; the stack loader is given (and gives) plain values until it computes in the
-  // exact model itself.
+  // Salt's pillar, in the exact model. The stack loader computes in it and returns it; what it is given (the pillar
+  // so far, the grains) is still passed as plain mappings.
   let pillar: PyDict = new PyDict();
   let stackRegistry: Awaited<ReturnType<typeof createCliRegistry>> | undefined;
   let mergeExtPillar: ((base: PyDict, incoming: Mapping) => PyDict) | undefined;
@@ -46,6 +46,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         minionId,
         pillar: toPlain(pillar) as Dict,
         grains,
+        // The stack computes as Salt does and hands back its PyDict, so `9.0` and int keys reach the output.
+        values: "exact",
       };
       if (recorder !== undefined) {
         stackRegistry ??= await createCliRegistry(options.plugins, io.cwd, "stack()");
