@@ -31,6 +31,35 @@ describe("merge docs", () => {
     expect(override.stdout).toMatch(/^motd: ' to web1'$/m);
   });
 
+  it("reads an empty spec as the defaults, as cloud-init reads an empty merge_how", () => {
+    const defaults = merge(["docs", "docs/base.yml", "docs/override.yml"]);
+    for (const empty of ["", "  "]) {
+      const run = merge(["docs", "--spec", empty, "docs/base.yml", "docs/override.yml"]);
+      expect(run.status).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toBe(defaults.stdout);
+    }
+  });
+
+  it("never drops the documents silently when the spec has no merger for a mapping", () => {
+    const run = merge(["docs", "--spec", "list(append)", "docs/base.yml", "docs/override.yml"]);
+    // What cloud-init does (the configuration stays as it was: {}), said out loud.
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("{}\n");
+    expect(run.stderr).toBe(
+      "warning: the spec 'list(append)' has no merger for a mapping, so the result stays {} and the content of " +
+        "docs/base.yml, docs/override.yml is dropped (as cloud-init keeps a configuration its mergers cannot " +
+        "merge into); add dict() to the spec [MERGE_DROPPED]\n",
+    );
+    const strict = merge(["docs", "--strict", "--spec", "list(append)", "docs/base.yml"]);
+    expect(strict.status).toBe(1);
+    expect(strict.stdout).toBe("");
+    expect(strict.stderr).toContain("[MERGE_DROPPED]");
+    expect(strict.stderr).toContain("[STRICT]");
+    // A spec with a mapping merger says nothing.
+    expect(merge(["docs", "--spec", "list(append)+dict()", "docs/base.yml"]).stderr).toBe("");
+  });
+
   it("warns about an option a merger does not know, and fails on it with --strict", () => {
     const lenient = merge(["docs", "--spec", "list(apend)+dict()", "docs/base.yml"]);
     expect(lenient.status).toBe(0);

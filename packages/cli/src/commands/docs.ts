@@ -1,4 +1,4 @@
-import { type MergeError, isMergeError, mergeAll } from "@merge/core";
+import { isMergeError, MergeError, mergeAll } from "@merge/core";
 import type { LoadedDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
 import { createCliRegistry, createOutputOptions, finish, warn } from "./common.js";
@@ -16,7 +16,9 @@ export const DEFAULT_DOCS_SPEC = "list(extend)+dict(recurse_list,recurse_str)+st
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   const options = createOutputOptions(values, "docs");
-  const spec = (values.spec as string | undefined) ?? DEFAULT_DOCS_SPEC;
+  // An empty spec means the defaults, as an empty `merge_how` does in cloud-init.
+  const given = values.spec as string | undefined;
+  const spec = given === undefined || given.trim() === "" ? DEFAULT_DOCS_SPEC : given;
   const version = yamlVersion(values, "docs", "1.2");
   const registry = await createCliRegistry(options.plugins, io.cwd, spec);
   // cloud-init ignores options its mergers do not know; --strict makes them errors.
@@ -37,6 +39,16 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       continue;
     }
     documents.push(doc);
+  }
+
+  // A spec without a mapping merger keeps the result `{}` and drops every document, as cloud-init keeps a
+  // configuration its mergers cannot merge into: never silently.
+  const dropped = droppedDocuments(registry, spec, documents);
+  if (dropped !== undefined) {
+    if (values.strict === true) {
+      const status = strictFailure(io, [dropped]);
+      if (status !== undefined) return status;
+    } else warn(io, `${dropped.message} [${dropped.code}]`);
   }
 
   const recorder = options.explain ? createTraceRecorder() : undefined;
@@ -76,4 +88,24 @@ function locate(error: MergeError, documents: readonly LoadedDocument[]): void {
   const doc = documents[source.document];
   const at = error.keys === undefined || doc === undefined ? undefined : doc.positionOf(error.keys);
   error.source = { file: source.file, line: at?.line, column: at?.column };
+}
+
+/**
+ * `MERGE_DROPPED` when the spec has no merger for a mapping: the fold starts from `{}`, so every document that is not
+ * empty is dropped and the result stays `{}`.
+ */
+function droppedDocuments(
+  registry: Awaited<ReturnType<typeof createCliRegistry>>,
+  spec: string,
+  documents: readonly LoadedDocument[],
+): MergeError | undefined {
+  if (documents.length === 0) return undefined;
+  if (registry.resolve(spec, { lenient: true }).handlerFor("dict") !== undefined) return undefined;
+  const names = documents.map((doc) => doc.file).join(", ");
+  return new MergeError(
+    "MERGE_DROPPED",
+    `the spec '${spec}' has no merger for a mapping, so the result stays {} and the content of ${names} is ` +
+      "dropped (as cloud-init keeps a configuration its mergers cannot merge into); add dict() to the spec",
+    { details: { spec, dropped: documents.map((doc) => doc.file) } },
+  );
 }

@@ -115,7 +115,9 @@ export const COMMANDS: readonly CommandInfo[] = [
       "both documents have, which today's cloud-init mergers write list(extend)+dict(recurse_list,recurse_str)+\n" +
       "str(append). Lists are appended, strings joined, mappings merged, and the first file's numbers, booleans and\n" +
       "nulls stay. A spec you give means today's mergers: dict() alone keeps an existing key's lists and strings.\n" +
-      "To let later files override, use --spec 'stack()' (later values win, mappings merged, lists appended).",
+      "To let later files override, use --spec 'stack()' (later values win, mappings merged, lists appended).\n" +
+      "An empty spec means the default. A spec without a mapping merger keeps {} and drops every document, as\n" +
+      "cloud-init does; merge says so (MERGE_DROPPED).",
     options: {
       ...OUTPUT_OPTIONS,
       spec: { type: "string", short: "s" },
@@ -128,7 +130,10 @@ export const COMMANDS: readonly CommandInfo[] = [
         "merger spec (default: the seed's, list(extend)+dict(recurse_list,recurse_str)+str(append))",
       ],
       ["--yaml 1.1|1.2", "read YAML 1.2 (default: on, yes and 0755 stay as written) or 1.1 as PyYAML does"],
-      ["--strict", "exit 1 when the spec gives a merger an option it does not know"],
+      [
+        "--strict",
+        "exit 1 when the spec gives a merger an option it does not know, or has no merger for a mapping",
+      ],
       ...OUTPUT_HELP,
     ],
     examples: [
