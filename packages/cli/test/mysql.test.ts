@@ -87,7 +87,10 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
   it("explains which ext_pillar entry supplied each value", () => {
     const run = merge(["mysql", "--config", master, "--minion-id", "web01", "--explain"]);
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^role: frontend # from \S+master\.yml:\d+ \(ext_pillar 2: mysql\)$/m);
+    // The value that lost is named with its entry too.
+    expect(run.stdout).toMatch(
+      /^role: frontend # from \S+master\.yml:\d+ \(ext_pillar 2: mysql\); lost: webserver \(\S+master\.yml:\d+ \(ext_pillar 1: mysql\)\)$/m,
+    );
     expect(run.stdout).toMatch(/^ {2}role: webserver # from \S+master\.yml:\d+ \(ext_pillar 3: mysql\)$/m);
   });
 

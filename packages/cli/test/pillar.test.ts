@@ -42,6 +42,35 @@ describe("merge stack: arguments and input errors", () => {
   });
 });
 
+describe("merge stack and merge pillar: --grains and --pillar reach the templates as read", () => {
+  it("keeps a whole float and an int key of a grains or pillar file, as Salt's templates see them", () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-cli-exact-input-"));
+    writeFileSync(join(dir, "stack.cfg"), "app.yml\n");
+    writeFileSync(
+      join(dir, "app.yml"),
+      "path: /etc/postgresql/{{ __grains__.pg }}/main\n" +
+        "port_is_int: {{ 8080 in pillar.ports }}\n" +
+        "first_port: {{ pillar.ports.keys()|list|first }}\n",
+    );
+    writeFileSync(join(dir, "grains.yml"), "pg: 9.0\n");
+    writeFileSync(join(dir, "pillar.yml"), "ports: {8080: web, 443: tls}\n");
+    const expected = "path: /etc/postgresql/9.0/main\nport_is_int: true\nfirst_port: 8080\n";
+    const stack = merge(
+      ["stack", "stack.cfg", "--minion-id", "db1", "--grains", "grains.yml", "--pillar", "pillar.yml"],
+      { cwd: dir },
+    );
+    expect(stack.stderr).toBe("");
+    expect(stack.stdout).toBe(expected);
+    // merge pillar has no --pillar: its stack sees the grains.
+    writeFileSync(join(dir, "grains-only.cfg"), "paths.yml\n");
+    writeFileSync(join(dir, "paths.yml"), "path: /etc/postgresql/{{ __grains__.pg }}/main\n");
+    const master = masterFile(`ext_pillar:\n  - stack: ${join(dir, "grains-only.cfg")}\n`);
+    const pillar = merge(["pillar", "--config", master, "--minion-id", "db1", "--grains", join(dir, "grains.yml")]);
+    expect(pillar.stderr).toBe("");
+    expect(pillar.stdout).toBe("path: /etc/postgresql/9.0/main\n");
+  });
+});
+
 describe("merge pillar", () => {
   it("prints the stack's values as Salt holds them: a whole float stays 9.0, int keys stay ints in their order", () => {
     const dir = mkdtempSync(join(tmpdir(), "merge-cli-pillar-exact-"));

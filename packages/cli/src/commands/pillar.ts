@@ -5,7 +5,7 @@ import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
-import { mappingFile } from "./stack.js";
+import { exactMappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
 import { saltYaml } from "./checks.js";
 
@@ -22,7 +22,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   saltYaml(values, "pillar");
   const file = requiredString(values, "config", "pillar");
   const minionId = requiredString(values, "minion-id", "pillar");
-  const grains = (await mappingFile(values, "grains", io)) ?? {};
+  const grains = ((await exactMappingFile(values, "grains", io)) as Dict | undefined) ?? {};
   const config = await loadMasterConfig(file, io);
   // Relative stack paths in the master file are read from the master file's directory.
   const baseDir = dirname(resolve(io.cwd, file));
@@ -30,8 +30,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const recorder = options.explain ? createTraceRecorder() : undefined;
   const merged: unknown[] = [];
   const documents: ExplainDocument[] = [];
-  // Salt's pillar, in the exact model. The stack loader computes in it and returns it; what it is given (the pillar
-  // so far, the grains) is still passed as plain mappings.
+  // Salt's pillar, in the exact model: the stack loader is given it (and the grains) as read, computes in it and
+  // returns it.
   let pillar: PyDict = new PyDict();
   let stackRegistry: Awaited<ReturnType<typeof createCliRegistry>> | undefined;
   let mergeExtPillar: ((base: PyDict, incoming: Mapping) => PyDict) | undefined;
@@ -44,7 +44,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         cwd: baseDir,
         opts: config.value,
         minionId,
-        pillar: toPlain(pillar) as Dict,
+        pillar: pillar as unknown as Dict,
         grains,
         // The stack computes as Salt does and hands back its PyDict, so `9.0` and int keys reach the output.
         values: "exact",

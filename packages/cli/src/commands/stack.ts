@@ -18,9 +18,11 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   saltYaml(values, "stack");
   const minionId = requiredString(values, "minion-id", "stack");
   const spec = values.spec as string | undefined;
+  // Pillar and grains reach the templates exactly as read (`9.0` stays a float, int keys stay ints), as a
+  // --minions batch gives them; `--opts` stays plain: the loader marks its `id` and `grains` as minion text there.
   const [pillar, grains, opts] = await Promise.all([
-    mappingFile(values, "pillar", io),
-    mappingFile(values, "grains", io),
+    exactMappingFile(values, "pillar", io) as Promise<Dict | undefined>,
+    exactMappingFile(values, "grains", io) as Promise<Dict | undefined>,
     mappingFile(values, "opts", io),
   ]);
 
@@ -64,8 +66,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
 }
 
 /**
- * `--pillar`, `--grains`, `--opts`: a YAML mapping read as Salt reads YAML (JSON for `*.json`), in the exact model;
- * given to the stack loader as plain mappings (`toPlain`) until it computes in the exact model itself.
+ * `--opts`: a mapping file read as `exactMappingFile` reads it, then made plain (`toPlain`): the loader finds the
+ * `id` and `grains` it marks as minion text in a plain mapping.
  */
 export async function mappingFile(values: ParsedValues, name: string, io: CliIO): Promise<Dict | undefined> {
   const value = await exactMappingFile(values, name, io);
