@@ -65,7 +65,15 @@ describe("merge stack and merge pillar: --grains and --pillar reach the template
     writeFileSync(join(dir, "grains-only.cfg"), "paths.yml\n");
     writeFileSync(join(dir, "paths.yml"), "path: /etc/postgresql/{{ __grains__.pg }}/main\n");
     const master = masterFile(`ext_pillar:\n  - stack: ${join(dir, "grains-only.cfg")}\n`);
-    const pillar = merge(["pillar", "--config", master, "--minion-id", "db1", "--grains", join(dir, "grains.yml")]);
+    const pillar = merge([
+      "pillar",
+      "--config",
+      master,
+      "--minion-id",
+      "db1",
+      "--grains",
+      join(dir, "grains.yml"),
+    ]);
     expect(pillar.stderr).toBe("");
     expect(pillar.stdout).toBe("path: /etc/postgresql/9.0/main\n");
   });
