@@ -10,7 +10,7 @@ import {
   PyFloat,
   pyFloat,
 } from "@merge/core";
-import { type RenderAccount, sizeOf } from "./budget.js";
+import { buildCostOf, type RenderAccount, sizeOf } from "./budget.js";
 import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError } from "./errors.js";
@@ -454,7 +454,7 @@ export function chargedFilter(name: string, filter: Filter): Filter {
     const result = filter.call(this, value, ...args);
     // `|string` of a string is that string.
     if (builds && (name !== "string" || textOf(value) === undefined))
-      account.build(sizeOf(result), `the filter ${name}`);
+      account.build(buildCostOf(result), `the filter ${name}`);
     return result;
   };
 }

@@ -1,6 +1,6 @@
 // The globals Jinja gives every template (`range`, `dict`, `cycler`, `joiner`, `namespace`).
 import type { PyDict } from "@merge/core";
-import { accountOf, RenderAccount } from "./budget.js";
+import { accountOf, buildCostOf, MAPPING_ENTRY_COST, RenderAccount, sizeOf } from "./budget.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { pyDictCall, pyFromKeys } from "./pydict.js";
@@ -26,9 +26,18 @@ class Cycler {
   }
 }
 
-/** A mapping a global built, charged by its size to the account of the render that called it (`this`). */
-function charged(context: unknown, value: PyDict, what: string): PyDict {
-  accountOf(context)?.build(value.size, what);
+/**
+ * Builds a mapping for a global, charged to the account of the render that called it (`this`): first by the size of
+ * the iterable it is made from (so `dict.fromkeys(range(10**7))` stops before any entry is made), then by what it
+ * holds.
+ */
+function charged(context: unknown, source: unknown, build: () => PyDict, what: string): PyDict {
+  const account = accountOf(context);
+  const charged = source === undefined ? 0 : sizeOf(source) * MAPPING_ENTRY_COST;
+  if (account !== undefined && charged > 0) account.build(charged, what);
+  const value = build();
+  const cost = buildCostOf(value);
+  if (account !== undefined && cost > charged) account.build(cost - charged, what);
   return value;
 }
 
@@ -58,14 +67,14 @@ export function baseGlobals(): Record<string, unknown> {
     // Python's `dict` type: callable, with the class method `dict.fromkeys`.
     dict: Object.defineProperty(
       function dict(this: unknown, ...args: unknown[]) {
-        return charged(this, pyDictCall(args), "dict()");
+        return charged(this, args[0], () => pyDictCall(args), "dict()");
       },
       "pyAttrs",
       {
         value: Object.freeze(
           Object.assign(Object.create(null), {
             fromkeys(this: unknown, ...args: unknown[]) {
-              return charged(this, pyFromKeys(args), "dict.fromkeys()");
+              return charged(this, args[0], () => pyFromKeys(args), "dict.fromkeys()");
             },
           }),
         ),

@@ -14,7 +14,7 @@ import {
 } from "@merge/core";
 import { TemplateProblem, typeError, undefinedError } from "./errors.js";
 import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
-import { accountOf, engineLimit, type RenderAccount, sizeOf } from "./budget.js";
+import { accountOf, buildCostOf, engineLimit, type RenderAccount } from "./budget.js";
 import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul, chargedPow } from "./charged.js";
 import { DICT_METHODS, LIST_METHODS, methodBuilds, methodTable, STR_METHODS } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
@@ -175,8 +175,11 @@ function callMethod(
   args: readonly unknown[],
   account: RenderAccount | undefined,
 ): unknown {
+  // A method call is a step, as a macro call is: a loop of `d.update(...)` is held to the steps of the loop.
+  account?.step(1);
   const result = (table[name] as MethodFn)(self, args, account);
-  if (account !== undefined && methodBuilds(table, name)) account.build(sizeOf(result), `the method ${name}`);
+  if (account !== undefined && methodBuilds(table, name))
+    account.build(buildCostOf(result), `the method ${name}`);
   return result;
 }
 
@@ -275,6 +278,9 @@ function pyCallAttr(
   }
   const fn = typeof obj === "object" || typeof obj === "function" ? objectAttr(obj, name) : undefined;
   if (typeof fn !== "function") throw undefinedError(`${desc}.${name}`);
+  // A function's declared attributes (`dict.fromkeys`) charge the render's account, which they find as globals do.
+  if (typeof obj === "function" && account !== undefined)
+    return (fn as (...a: unknown[]) => unknown).call({ env: { pyState: { account } } }, ...args);
   return (fn as (...a: unknown[]) => unknown)(...args);
 }
 

@@ -54,7 +54,13 @@ const ATTACKS: [string, string][] = [
     "{% set ns = namespace(n=3) %}{% for i in range(64) %}{% set ns.n = ns.n * ns.n %}{% endfor %}",
     "valueSize",
   ],
-  ["{% set d = {} %}{% for i in range(5 * 10**6) %}{% do d.update({i: 1.0}) %}{% endfor %}", "steps"],
+  // a method call is a step: the loop stops at half its length
+  ["{% set d = {} %}{% for i in range(10**6) %}{% do d.update({i: 1.0}) %}{% endfor %}", "steps"],
+  ["{% set d = {} %}{% for i in range(10**6) %}{% do d.__setitem__(i, i) %}{% endfor %}", "steps"],
+  // a mapping entry costs what sixteen list items cost, checked before the mapping is made
+  ["{{ dict.fromkeys(range(2 * 10**5))|length }}", "valueSize"],
+  ["{% set f = dict.fromkeys %}{{ f(range(10**6))|length }}", "valueSize"],
+  ["{% for i in range(100) %}{% set d = dict.fromkeys(range(10**5)) %}{% endfor %}", "built"],
   // values that double
   ["{% set s = 'x' %}{% for i in range(64) %}{% set s = s ~ s %}{% endfor %}", "valueSize"],
   [
@@ -80,7 +86,7 @@ const ATTACKS: [string, string][] = [
   ],
   ["{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}{% endmacro %}{{ f(40) }}", "steps"],
   ["{% set s = 'x' * 10**6 %}{% for i in range(100) %}{{ s }}{% endfor %}", "output"],
-  ["{% set s = 'x' * 8 * 10**6 %}{{ s }}{{ s }}{{ s }}{{ s }}{{ s }}", "output"],
+  [`{% set s = 'x' * 2 * 10**6 %}${"{{ s }}".repeat(17)}`, "output"],
   ["{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}", "depth"],
   ["{% set l = [] %}{% do l.append(l) %}{% for x in l recursive %}{{ loop(x) }}{% endfor %}", "depth"],
   ["{% macro f(n) %}{% call f(n) %}{% endcall %}{% endmacro %}{{ f(1) }}", "depth"],
