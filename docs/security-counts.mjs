@@ -29,7 +29,14 @@ for (const dir of readdirSync(join(root, "packages")).sort()) {
   if (!existsSync(join(cwd, "test", "hardening"))) continue;
   const run = spawnSync("pnpm", ["exec", "vitest", "run", "test/hardening"], {
     cwd,
-    env: { ...process.env, MERGE_HARDENING_COUNTS: out, NO_COLOR: "1" },
+    // The hardening suites are the stress tier (vitest.shared.ts), and the CLI's cases run the built binary.
+    env: {
+      ...process.env,
+      MERGE_TEST_TIER: "stress",
+      MERGE_CLI_TESTS: "binary",
+      MERGE_HARDENING_COUNTS: out,
+      NO_COLOR: "1",
+    },
     encoding: "utf8",
   });
   outcome[dir] = run.status === 0 ? "pass" : "FAIL";

@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+# Every tier (vitest.shared.ts: the everyday tests and the stress tier), and the CLI's cases through the built binary.
+export MERGE_TEST_TIER=all MERGE_CLI_TESTS=binary
 
 # shellcheck source=scripts/mariadb.sh
 source scripts/mariadb.sh

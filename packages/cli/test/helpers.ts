@@ -1,6 +1,7 @@
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runInProcess } from "./in-process.js";
 
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The built CLI; `MERGE_CLI_BIN` runs the binary suites against another build (an older release, say). */
@@ -14,17 +15,38 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the built `merge` binary the way a user's shell would. */
-export function merge(
-  args: readonly string[],
-  options: { cwd?: string; input?: string; env?: Record<string, string | undefined> } = {},
-): CliRun {
+/**
+ * Whether `merge()` starts the built binary for every call. `pnpm test:all` (what CI runs) sets
+ * `MERGE_CLI_TESTS=binary`, and so does pointing `MERGE_CLI_BIN` at another build; plain `pnpm test` runs the same
+ * cases through `run()` in a worker thread (test/in-process.ts), which costs no process start per case.
+ */
+export const SPAWNS_BINARY =
+  process.env.MERGE_CLI_TESTS === "binary" || process.env.MERGE_CLI_BIN !== undefined;
+
+export interface MergeOptions {
+  cwd?: string;
+  input?: string;
+  env?: Record<string, string | undefined>;
+  /**
+   * Always start the binary: for what only a process has (its exit on a crash, signals, a terminal, standard
+   * streams that are files or devices).
+   */
+  binary?: boolean;
+}
+
+/**
+ * Runs `merge` the way a user's shell would: the built binary (see SPAWNS_BINARY), or the same code in process
+ * with the same working directory, environment, standard input, output and exit status.
+ */
+export function merge(args: readonly string[], options: MergeOptions = {}): CliRun {
   const env: Record<string, string | undefined> = {
     ...process.env,
     NO_COLOR: undefined,
     FORCE_COLOR: undefined,
   };
   Object.assign(env, options.env);
+  if (!SPAWNS_BINARY && options.binary !== true)
+    return runInProcess(args, options.cwd ?? FIXTURES, options.input ?? "", env);
   const result: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd ?? FIXTURES,
     input: options.input ?? "",

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -76,6 +76,23 @@ describe("merge stack and merge pillar: --grains and --pillar reach the template
     ]);
     expect(pillar.stderr).toBe("");
     expect(pillar.stdout).toBe("path: /etc/postgresql/9.0/main\n");
+  });
+
+  it("keeps a whole float of --opts too, and still reads its id as minion text in the config template", () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-cli-exact-opts-"));
+    mkdirSync(join(dir, "minions"));
+    writeFileSync(join(dir, "stack.cfg"), "app.yml\nminions/{{ __opts__.id }}.yml\n");
+    writeFileSync(join(dir, "app.yml"), "release: {{ __opts__.release }}\n");
+    writeFileSync(join(dir, "minions", "web1.yml"), "secret: web1's\n");
+    writeFileSync(join(dir, "opts.yml"), "release: 9.0\nid: web1\n");
+    const run = merge(["stack", "stack.cfg", "--minion-id", "web1", "--opts", "opts.yml"], { cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("release: 9.0\nsecret: web1's\n");
+    // An id that would add a line to the listing selects nothing.
+    writeFileSync(join(dir, "opts.yml"), 'release: 9.0\nid: "x\\nminions/web1"\n');
+    const evil = merge(["stack", "stack.cfg", "--minion-id", "evil", "--opts", "opts.yml"], { cwd: dir });
+    expect(evil.stdout).toBe("release: 9.0\n");
+    expect(evil.stderr).not.toContain("web1's");
   });
 });
 

@@ -17,25 +17,53 @@ function save(path: string, text: string): void {
 }
 
 /**
- * Resolves once `text()` has `count` occurrences of `marker`, looked at whenever the process writes to standard error;
- * rejects if the process ends first. No clock: it waits for the process, however long a busy machine makes it take.
+ * Resolves once `done()` holds, looked at whenever the process writes to `stream`; rejects if the process ends first.
+ * No clock: it waits for the process, however long a busy machine makes it take.
  */
-function until(text: () => string, marker: string, count: number, run: Running): Promise<void> {
-  const enough = () => text().split(marker).length - 1 >= count;
+function when(
+  run: Running,
+  stream: "stdout" | "stderr",
+  done: () => boolean,
+  what: () => string,
+): Promise<void> {
+  const pipe = run.child[stream];
   return new Promise((resolve, reject) => {
-    if (enough()) return resolve();
+    if (done()) return resolve();
     const look = () => {
-      if (!enough()) return;
-      run.child.stderr?.off("data", look);
+      if (!done()) return;
+      pipe?.off("data", look);
       resolve();
     };
-    run.child.stderr?.on("data", look);
+    pipe?.on("data", look);
     run.finished.then(() => {
-      run.child.stderr?.off("data", look);
-      if (enough()) resolve();
-      else reject(new Error(`merge ended before printing "${marker}" ${count} times: ${text()}`));
+      pipe?.off("data", look);
+      if (done()) resolve();
+      else reject(new Error(`merge ended before ${what()}`));
     });
   });
+}
+
+/** Resolves once `text()` (standard error) has `count` occurrences of `marker`. */
+function until(text: () => string, marker: string, count: number, run: Running): Promise<void> {
+  return when(
+    run,
+    "stderr",
+    () => text().split(marker).length - 1 >= count,
+    () => `printing "${marker}" ${count} times: ${text()}`,
+  );
+}
+
+/**
+ * Resolves once standard output is `expected` (or, with `ending`, ends with it). Standard output and standard error
+ * are two pipes: a result printed before "watching" may still be on its way when that line has arrived.
+ */
+function output(text: () => string, expected: string, run: Running, ending = false): Promise<void> {
+  return when(
+    run,
+    "stdout",
+    () => (ending ? text().endsWith(expected) : text() === expected),
+    () => `printing ${JSON.stringify(expected)} (printed ${JSON.stringify(text())})`,
+  );
 }
 
 describe("--watch", () => {
@@ -56,15 +84,16 @@ describe("--watch", () => {
       stderr += chunk;
     });
     const err = () => stderr;
+    const out = () => stdout;
     try {
       await until(err, "merge: watching 3 files (Ctrl-C to stop)\n", 1, run);
-      expect(stdout).toBe("port: 22\nrole: web\n");
+      await output(out, "port: 22\nrole: web\n", run);
 
       // A file the stack config listed (not named on the command line) is watched.
       save(join(hosts, "web1.yml"), "role: db\n");
       await until(err, "merge: watching", 2, run);
       expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
-      expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
+      await output(out, "port: 22\nrole: web\nport: 22\nrole: db\n", run);
 
       // A bad edit prints the error, never ends the run, and keeps watching what the last good run read.
       save(join(dir, "base.yml"), "port: [\n");
@@ -81,7 +110,7 @@ describe("--watch", () => {
       await until(err, "merge: watching", 5, run);
       save(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
       await until(err, "merge: watching", 6, run);
-      expect(stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
+      await output(out, "port: 2222\nrole: db\n", run, true);
       expect(run.child.exitCode).toBe(null);
     } finally {
       run.child.kill("SIGTERM");

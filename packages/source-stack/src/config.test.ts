@@ -1,4 +1,4 @@
-import { isMergeError, PyDict } from "@merge/core";
+import { isMergeError, PyDict, PyFloat } from "@merge/core";
 import { loadYaml } from "@merge/yaml";
 import { describe, expect, it } from "vitest";
 import { configPaths, type StackMatcher } from "./config.js";
@@ -82,6 +82,17 @@ describe("config forms", () => {
     expect(
       configPaths({ "grains:cpus": byValue, "grains:virtual": byBool, "pillar:nope": byNone }, sources),
     ).toEqual(["four.cfg", "one.cfg", "fallback.cfg"]);
+  });
+
+  it("selects on a whole float of the exact model as Python does (9.0 == 9), never calling it a mapping", () => {
+    const exactSources = { ...sources, grains: new PyDict([["osrelease", new PyFloat(9)]]) };
+    const byRelease = new PyDict<string>([
+      [9, "nine.cfg"],
+      ["9", "string-nine.cfg"],
+    ]);
+    expect(configPaths({ "grains:osrelease": byRelease } as never, exactSources as never)).toEqual([
+      "nine.cfg",
+    ]);
   });
 
   it("accepts the whole matcher map as a Map (as @merge/yaml reads it with typed keys)", () => {

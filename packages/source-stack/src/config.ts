@@ -1,4 +1,4 @@
-import { hasOwn, isPlainObject, PyDict } from "@merge/core";
+import { hasOwn, isPlainObject, PyDict, PyFloat } from "@merge/core";
 import { pyEquals } from "@merge/strategies-stack";
 import { stackError } from "./problems.js";
 import { NOT_FOUND, traverse } from "./traverse.js";
@@ -84,7 +84,8 @@ export function configPaths(config: StackConfig, sources: MatchSources): string[
 }
 
 function select(matcher: StackMatcher, value: unknown, name: string): unknown {
-  if (typeof value === "object" && value !== null) {
+  // A whole float of the exact model (`9.0`) is a number, not a container.
+  if (typeof value === "object" && value !== null && !(value instanceof PyFloat)) {
     // Salt looks the value up in a dict: a list or mapping is unhashable there and fails the pillar.
     throw stackError(
       "STACK_CONFIG",

@@ -1,4 +1,4 @@
-import { type Dict, hasOwn, isPlainObject, setKey } from "@merge/core";
+import { type Dict, hasOwn, isPlainObject, PyDict, setKey } from "@merge/core";
 import { markOpaque, opaqueChar, plainOpaque } from "@merge/jinja";
 
 /*
@@ -20,8 +20,13 @@ export function markHostValues(
   opts: Dict,
 ): { minionId: string; grains: Dict; opts: Dict } {
   let markedOpts = opts;
-  // Salt's pillar compiler sets `__opts__['id']` and `__opts__['grains']` from the minion.
-  if (isPlainObject(opts) && (hasOwn(opts, "id") || hasOwn(opts, "grains"))) {
+  // Salt's pillar compiler sets `__opts__['id']` and `__opts__['grains']` from the minion, in either value model.
+  if (opts instanceof PyDict && (opts.has("id") || opts.has("grains"))) {
+    const marked = new PyDict();
+    for (const [key, value] of opts.entries())
+      marked.set(key, key === "id" || key === "grains" ? markOpaque(value) : value);
+    markedOpts = marked as unknown as Dict;
+  } else if (isPlainObject(opts) && (hasOwn(opts, "id") || hasOwn(opts, "grains"))) {
     markedOpts = {};
     for (const key of Object.keys(opts)) {
       const value = opts[key];

@@ -1,5 +1,6 @@
 import type { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { loadYaml12 } from "./yaml12.js";
 
 describe("loadYaml12", () => {
@@ -74,6 +75,81 @@ describe("loadYaml12", () => {
     );
     expect(() => loadYaml12("a: [1]\n", { maxNodes: 2 })).toThrow(
       expect.objectContaining({ code: "SIZE_LIMIT" }),
+    );
+  });
+});
+
+describe("keys written twice", () => {
+  // Keys that are equal or nearly so under the core schema: ints written three ways, floats, -0, null and its
+  // spellings, booleans, quoted look-alikes, NaN (never equal to itself), an empty key.
+  const KEYS = [
+    "1",
+    "0x1",
+    "0o1",
+    '"1"',
+    "1.0",
+    "-0",
+    "0",
+    "0.0",
+    "~",
+    "null",
+    '"null"',
+    "",
+    "true",
+    "True",
+    ".nan",
+    "a",
+    "'a'",
+    "&k b",
+    "*k",
+  ];
+
+  function answerOfYamlPackage(text: string): "duplicate" | "ok" | "other" {
+    const doc = parseDocument(text, {
+      version: "1.2",
+      schema: "core",
+      uniqueKeys: true,
+      merge: false,
+      intAsBigInt: true,
+    });
+    if (doc.errors.length === 0) return "ok";
+    return doc.errors.some((e) => e.code === "DUPLICATE_KEY") ? "duplicate" : "other";
+  }
+
+  function ours(text: string): "duplicate" | "ok" | "other" {
+    try {
+      loadYaml12(text);
+      return "ok";
+    } catch (error) {
+      return (error as Error).message.includes("Map keys must be unique") ? "duplicate" : "other";
+    }
+  }
+
+  it("are refused exactly where the yaml package's uniqueKeys refuses them, in block and flow mappings", () => {
+    let compared = 0;
+    for (const a of KEYS) {
+      for (const b of KEYS) {
+        if (a === "*k" || (a === b && a.startsWith("&"))) continue;
+        const block = `${a}: 1\n${b}: 2\n`;
+        const flow = `{${a}: 1, ${b}: 2}\n`;
+        for (const text of [block, flow]) {
+          const want = answerOfYamlPackage(text);
+          if (want === "other") continue;
+          expect(ours(text), text).toBe(want);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it("are found in one pass: a mapping of 50,000 keys, the last one repeated, names the last line", () => {
+    const text = `${Array.from({ length: 50_000 }, (_, i) => `key${i}: ${i}`).join("\n")}\nkey7: again\n`;
+    expect(() => loadYaml12(text, { filename: "big.yml" })).toThrow(
+      expect.objectContaining({
+        code: "YAML_PARSE",
+        source: expect.objectContaining({ file: "big.yml", line: 50_001 }),
+      }),
     );
   });
 });

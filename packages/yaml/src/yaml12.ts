@@ -32,6 +32,22 @@ interface Place {
   readonly items?: Place[];
 }
 
+const NO_KEY = Symbol("no key");
+const NO_KEY_VALUE = Symbol("null key");
+
+/**
+ * What makes two keys of one mapping the same key, as the yaml package's `uniqueKeys` decides it: the same node, or
+ * two scalars whose values are `===` (so `1` and `"1"` differ, and `.nan` never repeats). Undefined: never a repeat.
+ */
+function keyNodeIdentity(keyNode: Node | null): unknown {
+  if (keyNode === null) return NO_KEY;
+  if (!isScalar(keyNode)) return keyNode;
+  const value = keyNode.value;
+  if (typeof value === "number" && Number.isNaN(value)) return undefined;
+  // -0 === 0, as a Set sees them too.
+  return value === null ? NO_KEY_VALUE : typeof value === "object" ? keyNode : value;
+}
+
 // YAML 1.2 core schema floats, and the special values.
 const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 const SPECIAL_FLOAT = /^([-+]?\.(inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
@@ -54,7 +70,9 @@ export function loadYaml12(text: string, options: LoadYaml12Options = {}): YamlW
     version: "1.2",
     schema: "core",
     lineCounter: lines,
-    uniqueKeys: true,
+    // The yaml package compares each key with every key before it (quadratic: 20,000 keys took seconds); `build`
+    // below refuses a key written twice itself, with one lookup per key, by the same rule.
+    uniqueKeys: false,
     merge: false,
     intAsBigInt: true,
     prettyErrors: false,
@@ -126,8 +144,20 @@ export function loadYaml12(text: string, options: LoadYaml12Options = {}): YamlW
       const keys = new Map<unknown, Place>();
       const dict = exact ? new PyDict() : undefined;
       const object: Record<string, unknown> = {};
+      const written = new Set<unknown>();
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
+        const identity = keyNodeIdentity(keyNode);
+        if (identity !== undefined) {
+          if (written.has(identity))
+            throw yamlError(
+              "YAML_PARSE",
+              "Map keys must be unique",
+              file,
+              place(keyNode ?? (pair.value as Node)),
+            );
+          written.add(identity);
+        }
         if (keyNode !== null && (isMap(keyNode) || isSeq(keyNode))) {
           throw yamlError(
             "YAML_KEY",

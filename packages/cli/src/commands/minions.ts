@@ -24,7 +24,7 @@ import {
 import { saltYaml } from "./checks.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
 import { renderResult } from "./result.js";
-import { mappingFile } from "./stack.js";
+import { exactMappingFile } from "./stack.js";
 import type { CommandInput, ParsedValues } from "./table.js";
 
 /** One host of a `--minions` file. */
@@ -310,7 +310,7 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
   const spec = values.spec as string | undefined;
   const { hosts, problems } = await readMinions(values.minions as string, io);
   if (problems.length > 0) return reportProblems(io, problems);
-  const opts = await mappingFile(values, "opts", io);
+  const opts = (await exactMappingFile(values, "opts", io)) as Dict | undefined;
   const { createStackLoader } = await import("@merge/source-stack");
   const loaderOptions: Parameters<typeof createStackLoader>[0] = {
     config: positionals.length === 1 ? positionals[0]! : [...positionals],

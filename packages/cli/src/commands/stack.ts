@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { type Dict, isMapping, MergeError, PyDict, toPlain } from "@merge/core";
+import { type Dict, isMapping, MergeError, PyDict } from "@merge/core";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { loadStack, type StackLoaderOptions } from "@merge/source-stack";
 import { loadYamlWithPositions } from "@merge/yaml";
@@ -18,12 +18,12 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   saltYaml(values, "stack");
   const minionId = requiredString(values, "minion-id", "stack");
   const spec = values.spec as string | undefined;
-  // Pillar and grains reach the templates exactly as read (`9.0` stays a float, int keys stay ints), as a
-  // --minions batch gives them; `--opts` stays plain: the loader marks its `id` and `grains` as minion text there.
+  // Pillar, grains and opts reach the templates exactly as read (`9.0` stays a float, int keys stay ints), as a
+  // --minions batch gives them; the loader marks `__opts__.id` and `__opts__.grains` as minion text in either model.
   const [pillar, grains, opts] = await Promise.all([
     exactMappingFile(values, "pillar", io) as Promise<Dict | undefined>,
     exactMappingFile(values, "grains", io) as Promise<Dict | undefined>,
-    mappingFile(values, "opts", io),
+    exactMappingFile(values, "opts", io) as Promise<Dict | undefined>,
   ]);
 
   const loaderOptions: { -readonly [K in keyof StackLoaderOptions]: StackLoaderOptions[K] } = {
@@ -63,15 +63,6 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     documents: recorder === undefined ? [] : explainDocuments(result.files, merged, io.cwd, base),
     events: recorder?.events ?? [],
   });
-}
-
-/**
- * `--opts`: a mapping file read as `exactMappingFile` reads it, then made plain (`toPlain`): the loader finds the
- * `id` and `grains` it marks as minion text in a plain mapping.
- */
-export async function mappingFile(values: ParsedValues, name: string, io: CliIO): Promise<Dict | undefined> {
-  const value = await exactMappingFile(values, name, io);
-  return value === undefined ? undefined : (toPlain(value) as Dict);
 }
 
 /** A `--grains`-style mapping file in the exact model (`PyDict`), or undefined when the option is absent. */

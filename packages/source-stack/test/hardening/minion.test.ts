@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isMergeError } from "@merge/core";
+import { type Dict, isMergeError, PyDict } from "@merge/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStackLoader, loadStack, type StackHost, type StackLoader } from "../../src/index.js";
 import { figure, reportCounts, tally } from "../../../../test-kit/tally.js";
@@ -38,6 +38,18 @@ const PLACES: Record<string, { expr: string; host: (value: string) => StackHost 
     host: (value) => ({ minionId: "evil", grains: { d: { [value]: true } } }),
   },
   "__opts__.id": { expr: "__opts__.id", host: (value) => ({ minionId: "evil", opts: { id: value } }) },
+  // The exact model (what `merge stack --opts` hands over): a PyDict's `id` and `grains` are minion text too.
+  "__opts__.id of a PyDict": {
+    expr: "__opts__.id",
+    host: (value) => ({ minionId: "evil", opts: new PyDict([["id", value]]) as unknown as Dict }),
+  },
+  "__opts__.grains of a PyDict": {
+    expr: "__opts__.grains.g",
+    host: (value) => ({
+      minionId: "evil",
+      opts: new PyDict([["grains", new PyDict([["g", value]])]]) as unknown as Dict,
+    }),
+  },
 };
 
 /** How a config template can put an expression `e` into its listing. */
