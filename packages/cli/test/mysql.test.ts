@@ -163,6 +163,45 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     }
   });
 
+  it("prints for a --minions batch host exactly what merge pillar prints for it alone", () => {
+    sql(
+      database,
+      "CREATE TABLE exact_values (minion_id VARCHAR(64), k INT, ratio DOUBLE, price DECIMAL(6,1));" +
+        "INSERT INTO exact_values VALUES ('web01', 7, 9, 12.0), ('web01', 3, 0.5, 4.5), ('db01', 1, 2, 3.0);",
+    );
+    const exact = join(dir, "exact.yml");
+    writeFileSync(
+      exact,
+      JSON.stringify({
+        mysql: connection,
+        ext_pillar: [
+          { mysql: { ratios: "SELECT k, ratio FROM exact_values WHERE minion_id = %s ORDER BY k DESC" } },
+          { mysql: { prices: "SELECT k, price FROM exact_values WHERE minion_id = %s ORDER BY k DESC" } },
+        ],
+      }),
+    );
+    const hosts = join(dir, "exact-hosts.yml");
+    writeFileSync(hosts, "- id: web01\n- id: db01\n");
+    const out = join(mkdtempSync(join(tmpdir(), "merge-cli-mysql-batch-")), "pillars");
+    const batch = merge(["pillar", "--config", exact, "--minions", hosts, "-o", out]);
+    expect(batch.stderr).toBe("");
+    expect(batch.status).toBe(0);
+    const lines = merge(["pillar", "--config", exact, "--minions", hosts]).stdout.trimEnd().split("\n");
+    for (const [index, id] of ["web01", "db01"].entries()) {
+      const alone = merge(["pillar", "--config", exact, "--minion-id", id]);
+      expect(alone.status).toBe(0);
+      expect(readFileSync(join(out, `${id}.yml`), "utf8")).toBe(alone.stdout);
+      const json = merge(["pillar", "--config", exact, "--minion-id", id, "-f", "json"]).stdout;
+      // The JSON line is json.dumps' one-line form of the same text.
+      const oneLine = json.replace(/,\n\s*/g, ", ").replace(/\n\s*/g, "");
+      expect(lines[index]).toBe(`{"id": "${id}", "pillar": ${oneLine}}`);
+    }
+    // Salt's values: the DOUBLE 9 is the float 9.0, a DECIMAL is its text, the INT keys stay ints in row order.
+    expect(readFileSync(join(out, "web01.yml"), "utf8")).toBe(
+      "ratios:\n  7: 9.0\n  3: 0.5\nprices:\n  7: '12.0'\n  3: '4.5'\n",
+    );
+  });
+
   it("runs a pillar of a stack and a mysql entry in order, the later entry winning", () => {
     const both = join(dir, "pillar-master.yml");
     writeFileSync(

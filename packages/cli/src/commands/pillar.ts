@@ -5,6 +5,7 @@ import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
+import { createMysqlSource } from "./mysql-source.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
 import { saltYaml } from "./checks.js";
@@ -75,18 +76,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
       pillar = mergeExtPillar(pillar, result.data);
     } else if (entry.type === "mysql") {
-      const mysql = await import("@merge/source-mysql");
-      mergeExtPillar ??= mysql.mergeExtPillar;
-      const legacyMysqlQuery =
-        values["no-legacy-mysql-query"] === true
-          ? false
-          : mysql.mysqlOptionsFromMaster(config.value).legacyMysqlQuery;
-      const source = mysql.createMysqlPillar({
-        connection: config.value,
-        entries: [entry.value],
-        legacyMysqlQuery,
-        values: "exact",
-      });
+      mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
+      const source = await createMysqlSource(values, config.value, [entry.value]);
       let part: PyDict;
       try {
         part = await source.fetch(minionId);
