@@ -361,7 +361,11 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
         values: "exact",
       });
       steps.push(async (host, pillar, warnings) => {
-        const result = loader.load({ minionId: host.id, pillar: pillar as unknown as Dict, grains: host.grains });
+        const result = loader.load({
+          minionId: host.id,
+          pillar: pillar as unknown as Dict,
+          grains: host.grains,
+        });
         warnings.push(...result.warnings.map(warningText));
         return result.data;
       });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { type Dict, type Mapping, PyDict, toPlain } from "@merge/core";
+import { type Dict, type Mapping, PyDict } from "@merge/core";
 import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
