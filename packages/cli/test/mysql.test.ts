@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadYaml } from "@merge/yaml";
@@ -32,6 +33,19 @@ if (server === undefined) {
   } else {
     process.stderr.write(`[@merge/cli] skipped the MySQL tests: ${MISSING}\n`);
   }
+}
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function sql(database: string | undefined, text: string): void {
@@ -112,6 +126,47 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     const run = merge(["mysql", "--config", bad, "--minion-id", "web01"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/\[SQL_UNKNOWN_DATABASE\]\n$/);
+  });
+
+  it("reports each MySQL failure in one line that says each thing once, naming a query only when it is at fault", async () => {
+    const port = await closedPort();
+    const query = "SELECT pillar, value FROM pillars WHERE minion_id = %s";
+    const write = (name: string, changes: Record<string, unknown>, second: string) => {
+      const path = join(dir, name);
+      const ext_pillar = [{ mysql: { first: query, second } }];
+      writeFileSync(path, JSON.stringify({ mysql: { ...connection, ...changes }, ext_pillar }));
+      return path;
+    };
+    const server = `${connection.host}:${connection.port}`;
+    const cases: [string, string][] = [
+      [
+        write("refused.yml", { port }, query),
+        `error: cannot connect to the MySQL server at ${connection.host}:${port}: connection refused (is the server running and listening there?) [SQL_CONNECT]`,
+      ],
+      [
+        write("denied.yml", { pass: "wrong-secret-xyz" }, query),
+        `error: the MySQL server at ${server} refused the login: Access denied for user '${connection.user}'@'${connection.host}' (using password: YES) [SQL_AUTH]`,
+      ],
+      [
+        write("no-db.yml", { db: `${database}_gone` }, query),
+        `error: the MySQL server at ${server} has no database "${database}_gone" [SQL_UNKNOWN_DATABASE]`,
+      ],
+      [
+        write("syntax.yml", {}, "SELEC pillar, value FROM pillars"),
+        `error: query "second": You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near 'SELEC pillar, value FROM pillars' at line 1 [SQL_QUERY]`,
+      ],
+      [
+        write("no-table.yml", {}, "SELECT k, v FROM no_such_table"),
+        `error: query "second": Table '${database}.no_such_table' doesn't exist; the SQL: SELECT k, v FROM no_such_table [SQL_QUERY]`,
+      ],
+    ];
+    for (const [config, line] of cases) {
+      for (const command of ["pillar", "mysql"]) {
+        const run = merge([command, "--config", config, "--minion-id", "web01"]);
+        expect(run.status).toBe(1);
+        expect(run.stderr).toBe(`${line}\n`);
+      }
+    }
   });
 
   it("reads mysql_query as an ordinary named query with --no-legacy-mysql-query or merge: in the file", () => {

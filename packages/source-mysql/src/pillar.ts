@@ -2,8 +2,8 @@ import type { EventEmitter } from "node:events";
 import { type Dict, isMergeError, isPlainObject, MergeError, PyDict, toPlain } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import { type ColumnFixes, columnFixes, fixRow } from "./columns.js";
-import { classifyDriverError, redact, wrapDriverError } from "./driver-errors.js";
-import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
+import { classifyDriverError, type DriverErrorContext, redact, wrapDriverError } from "./driver-errors.js";
+import { abbreviateSql, mysqlError, type QueryLabel } from "./errors.js";
 import { mergeExtPillar } from "./merge.js";
 import { type PreparedSql, prepareSql } from "./placeholders.js";
 import { openPool, type PoolLimits, runOnce } from "./pool.js";
@@ -160,6 +160,7 @@ export function createMysqlPillar(
   if (!(queryTimeout >= 0))
     throw mysqlError("SQL_CONFIG", `queryTimeout must be ≥ 0 ms, got ${queryTimeout}`);
   const secrets = [settings.password];
+  const where: DriverErrorContext = { server: describeServer(settings), database: settings.database };
   let poolPromise: Promise<Pool> | undefined;
   let closed = false;
   const cleanups = new Set<Promise<void>>();
@@ -186,7 +187,7 @@ export function createMysqlPillar(
       let timer: NodeJS.Timeout | undefined;
       // In event mode mysql2 reports a dropped connection only on the connection, not on the command.
       const onConnectionError = (error: unknown) => {
-        finish(wrapDriverError(error, "query", label, secrets, "the query"));
+        finish(wrapDriverError(error, "query", { ...where, query: label }, secrets));
       };
       const finish = (error?: unknown) => {
         if (settled) return;
@@ -231,7 +232,7 @@ export function createMysqlPillar(
         }
       });
       command.on("error", (error: unknown) => {
-        finish(wrapDriverError(error, "query", label, secrets, "the query"));
+        finish(wrapDriverError(error, "query", { ...where, query: label }, secrets));
       });
       command.on("end", () => {
         if (settled) return;
@@ -239,7 +240,7 @@ export function createMysqlPillar(
           finish(
             mysqlError(
               "SQL_QUERY",
-              `${describeQuery(label)} returned no rows and no columns (is it a SELECT?): ${abbreviateSql(spec.query)}`,
+              `returned no rows and no columns (is it a SELECT?): ${abbreviateSql(spec.query)}`,
               { query: label },
             ),
           );
@@ -257,7 +258,7 @@ export function createMysqlPillar(
           finish(
             mysqlError(
               "SQL_TIMEOUT",
-              `${describeQuery(label)} did not finish within ${queryTimeout} ms: ${abbreviateSql(spec.query)}`,
+              `did not finish within ${queryTimeout} ms: ${abbreviateSql(spec.query)}`,
               { query: label, details: { timeoutMs: queryTimeout } },
             ),
           );
@@ -273,13 +274,12 @@ export function createMysqlPillar(
     }
     const done = (data: PyDict) => (exact ? data : (toPlain(data) as Dict));
     if (entries.every((entry) => entry.length === 0)) return done(new PyDict());
-    const first = entries.find((entry) => entry.length > 0)![0]!.label;
     const pool = await getPool();
     const connect = async (): Promise<PoolConnection> => {
       try {
         return await acquire(pool);
       } catch (error) {
-        throw wrapDriverError(error, "connect", first, secrets, describeServer(settings));
+        throw wrapDriverError(error, "connect", where, secrets);
       }
     };
     // Salt's MySQLdb connection does not autocommit: all queries of a fetch read one snapshot and whatever a query
@@ -303,7 +303,7 @@ export function createMysqlPillar(
         failed = await begin(connection);
       }
       if (failed !== undefined) {
-        throw wrapDriverError(failed, "query", first, secrets, "the start of the transaction");
+        throw wrapDriverError(failed, "query", { ...where, step: "starting the transaction" }, secrets);
       }
       let merged = new PyDict();
       for (const [number, entry] of entries.entries()) {
@@ -319,7 +319,7 @@ export function createMysqlPillar(
     } catch (error) {
       throw isMergeError(error)
         ? error
-        : wrapDriverError(error, "query", first, secrets, "the end of the fetch");
+        : wrapDriverError(error, "query", { ...where, step: "ending the transaction" }, secrets);
     } finally {
       // After a failure the connection may still be streaming rows or be mid-transaction: drop it.
       if (healthy) connection.release();
