@@ -98,14 +98,60 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     );
   });
 
-  it("explains which ext_pillar entry supplied each value", () => {
+  it("explains each value with its ext_pillar entry, query and row, and the value that lost with its own", () => {
     const run = merge(["mysql", "--config", master, "--minion-id", "web01", "--explain"]);
     expect(run.status).toBe(0);
-    // The value that lost is named with its entry too.
+    const entry = (n: number) => `\\S+master\\.yml:\\d+ \\(ext_pillar ${n}: mysql\\)`;
+    const more = "query #1 \\(SELECT pillar,value FROM more_pillars WH…\\)";
+    const pillars = "query #1 \\(SELECT pillar,value FROM pillars WHERE m…\\)";
+    // The value that lost to a later entry's query is named with its own query and row.
     expect(run.stdout).toMatch(
-      /^role: frontend # from \S+master\.yml:\d+ \(ext_pillar 2: mysql\); lost: webserver \(\S+master\.yml:\d+ \(ext_pillar 1: mysql\)\)$/m,
+      new RegExp(
+        `^role: frontend # from ${entry(2)} ${more}, row 2 \\(pillar=role\\); lost: webserver \\(${entry(1)} ${pillars}, row 1 \\(pillar=role\\)\\)$`,
+        "m",
+      ),
     );
-    expect(run.stdout).toMatch(/^ {2}role: webserver # from \S+master\.yml:\d+ \(ext_pillar 3: mysql\)$/m);
+    // A later row of the same query wins (env: staging then prod).
+    expect(run.stdout).toMatch(
+      new RegExp(`^env: prod # from ${entry(1)} ${pillars}, row 3 \\(pillar=env\\)$`, "m"),
+    );
+    // Key columns of a deeper query; a named query's values below its keyword.
+    expect(run.stdout).toMatch(
+      /^ {4}port: 443 # from .* query #3 \(SELECT 'services'.*\), row 1 \(services=services, name=nginx\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}role: webserver # from \S+ \(ext_pillar 3: mysql\) query "main" \(.*\), row 1 \(pillar=role\)$/m,
+    );
+    // with_lists moves values into lists: that query is named for its whole keyword.
+    expect(run.stdout).toMatch(/^fromdb: # from \S+ \(ext_pillar 3: mysql\) query "fromdb" \(.*\)$/m);
+  });
+
+  it("names the query and row a later query of the same entry overrode, in every explain view", () => {
+    const both = join(dir, "two-queries.yml");
+    const entry = [
+      "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id",
+      "SELECT pillar,value FROM more_pillars WHERE minion_id = %s ORDER BY id",
+    ];
+    writeFileSync(both, JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: entry }] }, null, 2));
+    const first = "query #1 (SELECT pillar,value FROM pillars WHERE m…), row 1 (pillar=role)";
+    const second = "query #2 (SELECT pillar,value FROM more_pillars WH…), row 2 (pillar=role)";
+    const at = (line: number) => `${both}:${line} (ext_pillar 1: mysql)`;
+    const annotated = merge(["pillar", "--config", both, "--minion-id", "web01", "--explain"]);
+    expect(annotated.status).toBe(0);
+    expect(annotated.stdout).toContain(
+      `\nrole: frontend # from ${at(13)} ${second}; lost: webserver (${at(12)} ${first})\n`,
+    );
+    const story = merge(["pillar", "--config", both, "--minion-id", "web01", "--get", "role", "--explain"]);
+    expect(story.stdout).toContain(`  ${at(12)} ${first} (input 1)\n    had: webserver\n`);
+    expect(story.stdout).toContain(`Final value: frontend (from ${at(13)} ${second})\n`);
+    expect(story.stdout).toContain(`Values that lost: webserver (${at(12)} ${first})\n`);
+    const json = merge(["pillar", "--config", both, "--minion-id", "web01", "--explain", "-f", "json"]);
+    const record = JSON.parse(json.stdout) as { values: { path: string; from: unknown; lost: unknown[] }[] };
+    const role = record.values.find((value) => value.path === "role")!;
+    expect(role.from).toMatchObject({ path: "role", detail: "row 2 (pillar=role)" });
+    expect(role.lost).toEqual([
+      expect.objectContaining({ value: "webserver", detail: "row 1 (pillar=role)" }),
+    ]);
   });
 
   it("reports a wrong password with its code, without the password, and leaves -o's old file intact", () => {

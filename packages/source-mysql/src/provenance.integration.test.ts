@@ -61,8 +61,8 @@ describeWithServer("MySQL pillar provenance against a real server", (server) => 
         "0:motd = null ← query #1 row 4 (pillar=motd)",
         '1:ntp_server = "ntp1.example.com" ← query #1 row 1 (pillar=ntp_server)',
         '1:role = "frontend" ← query #1 row 2 (pillar=role)',
-        '1:services.nginx = 443 ← query #2 row 1 (services=services, name=nginx)',
-        '1:services.varnish = 6081 ← query #2 row 2 (services=services, name=varnish)',
+        "1:services.nginx = 443 ← query #2 row 1 (services=services, name=nginx)",
+        "1:services.varnish = 6081 ← query #2 row 2 (services=services, name=varnish)",
       ]);
     } finally {
       await pillar.close();

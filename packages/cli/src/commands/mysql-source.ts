@@ -1,5 +1,7 @@
-import type { Dict } from "@merge/core";
+import type { Dict, PyDict } from "@merge/core";
+import type { ExplainDocument } from "@merge/explain";
 import type { MysqlPillar } from "@merge/source-mysql";
+import { type ExtPillarEntry, entryName, type MasterConfig } from "./master-config.js";
 import type { ParsedValues } from "./table.js";
 
 /**
@@ -18,4 +20,29 @@ export async function createMysqlSource(
   const legacyMysqlQuery =
     values["no-legacy-mysql-query"] === true ? false : mysqlOptionsFromMaster(master).legacyMysqlQuery;
   return createMysqlPillar({ connection: master, entries, legacyMysqlQuery, values: "exact" });
+}
+
+/**
+ * One `- mysql:` entry of the master file run for one minion (a pool opened and closed for it). With `explain`, also
+ * its `--explain` inputs: one per query, each value naming its query and row (see `mysqlDocuments`).
+ */
+export async function fetchMysqlEntry(
+  values: ParsedValues,
+  config: MasterConfig,
+  entry: ExtPillarEntry,
+  minionId: string,
+  explain: boolean,
+): Promise<{ part: PyDict; documents: ExplainDocument[] }> {
+  const source = await createMysqlSource(values, config.value, [entry.value]);
+  try {
+    if (!explain) return { part: await source.fetch(minionId), documents: [] };
+    const { data, provenance } = await source.fetchWithProvenance(minionId);
+    const { mysqlDocuments } = await import("../explain/mysql-documents.js");
+    return {
+      part: data,
+      documents: mysqlDocuments(config, entry, data, provenance, entryName(config, entry)),
+    };
+  } finally {
+    await source.close();
+  }
 }

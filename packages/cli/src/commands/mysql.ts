@@ -1,8 +1,8 @@
 import { type Dict, PyDict } from "@merge/core";
 import { mergeExtPillar } from "@merge/source-mysql";
 import { createOutputOptions, finish, requiredString, warn } from "./common.js";
-import { entryName, loadMasterConfig } from "./master-config.js";
-import { createMysqlSource } from "./mysql-source.js";
+import { loadMasterConfig } from "./master-config.js";
+import { createMysqlSource, fetchMysqlEntry } from "./mysql-source.js";
 import type { CommandInput } from "./table.js";
 import type { ExplainDocument } from "@merge/explain";
 import { saltYaml } from "./checks.js";
@@ -28,12 +28,12 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
     );
   } else {
     // Provenance: each entry is fetched on its own and the results folded as Salt folds them, so every value
-    // can be traced to the entry (and its line in the master file) that produced it.
+    // can be traced to the entry (and its line in the master file), the query and the row that produced it.
     data = new PyDict();
     for (const entry of entries) {
-      const part = await fetchOnce(values, config.value, [entry.value], minionId);
-      documents.push({ name: entryName(config, entry), value: part });
-      data = mergeExtPillar(data, part);
+      const fetched = await fetchMysqlEntry(values, config, entry, minionId, true);
+      documents.push(...fetched.documents);
+      data = mergeExtPillar(data, fetched.part);
     }
   }
   return await finish(io, options, data, {

@@ -5,7 +5,7 @@ import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
-import { createMysqlSource } from "./mysql-source.js";
+import { fetchMysqlEntry } from "./mysql-source.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
 import { saltYaml } from "./checks.js";
@@ -77,16 +77,12 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       pillar = mergeExtPillar(pillar, result.data);
     } else if (entry.type === "mysql") {
       mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
-      const source = await createMysqlSource(values, config.value, [entry.value]);
-      let part: PyDict;
-      try {
-        part = await source.fetch(minionId);
-      } finally {
-        await source.close();
-      }
-      if (recorder !== undefined) {
-        documents[merged.length] = { name: entryName(config, entry), value: part };
-        merged.push(part);
+      const fetched = await fetchMysqlEntry(values, config, entry, minionId, recorder !== undefined);
+      const part = fetched.part;
+      // One input per query: each takes a place in the numbering the stack entries' events use.
+      for (const document of fetched.documents) {
+        documents[merged.length] = document;
+        merged.push(document.value);
       }
       pillar = mergeExtPillar(pillar, part);
     } else {
