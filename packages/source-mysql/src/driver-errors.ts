@@ -149,7 +149,8 @@ export function wrapDriverError(
   if (query !== undefined) during = ` while ${describeQuery(query)} ran`;
   else if (context.step !== undefined) during = ` while ${context.step}`;
   let message: string;
-  switch (code) {
+  // A query-kind failure with no query running (while starting the transaction) is the server's.
+  switch (query === undefined && QUERY_FAULTS.has(code) ? "SQL_QUERY" : code) {
     case "SQL_CONNECT":
       message = `cannot connect to the MySQL server at ${server}: ${reason}`;
       break;
