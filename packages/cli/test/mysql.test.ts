@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadYaml } from "@merge/yaml";
@@ -32,6 +33,19 @@ if (server === undefined) {
   } else {
     process.stderr.write(`[@merge/cli] skipped the MySQL tests: ${MISSING}\n`);
   }
+}
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 function sql(database: string | undefined, text: string): void {
@@ -84,14 +98,60 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     );
   });
 
-  it("explains which ext_pillar entry supplied each value", () => {
+  it("explains each value with its ext_pillar entry, query and row, and the value that lost with its own", () => {
     const run = merge(["mysql", "--config", master, "--minion-id", "web01", "--explain"]);
     expect(run.status).toBe(0);
-    // The value that lost is named with its entry too.
+    const entry = (n: number) => `\\S+master\\.yml:\\d+ \\(ext_pillar ${n}: mysql\\)`;
+    const more = "query #1 \\(SELECT pillar,value FROM more_pillars WH…\\)";
+    const pillars = "query #1 \\(SELECT pillar,value FROM pillars WHERE m…\\)";
+    // The value that lost to a later entry's query is named with its own query and row.
     expect(run.stdout).toMatch(
-      /^role: frontend # from \S+master\.yml:\d+ \(ext_pillar 2: mysql\); lost: webserver \(\S+master\.yml:\d+ \(ext_pillar 1: mysql\)\)$/m,
+      new RegExp(
+        `^role: frontend # from ${entry(2)} ${more}, row 2 \\(pillar=role\\); lost: webserver \\(${entry(1)} ${pillars}, row 1 \\(pillar=role\\)\\)$`,
+        "m",
+      ),
     );
-    expect(run.stdout).toMatch(/^ {2}role: webserver # from \S+master\.yml:\d+ \(ext_pillar 3: mysql\)$/m);
+    // A later row of the same query wins (env: staging then prod).
+    expect(run.stdout).toMatch(
+      new RegExp(`^env: prod # from ${entry(1)} ${pillars}, row 3 \\(pillar=env\\)$`, "m"),
+    );
+    // Key columns of a deeper query; a named query's values below its keyword.
+    expect(run.stdout).toMatch(
+      /^ {4}port: 443 # from .* query #3 \(SELECT 'services'.*\), row 1 \(services=services, name=nginx\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {2}role: webserver # from \S+ \(ext_pillar 3: mysql\) query "main" \(.*\), row 1 \(pillar=role\)$/m,
+    );
+    // with_lists moves values into lists: that query is named for its whole keyword.
+    expect(run.stdout).toMatch(/^fromdb: # from \S+ \(ext_pillar 3: mysql\) query "fromdb" \(.*\)$/m);
+  });
+
+  it("names the query and row a later query of the same entry overrode, in every explain view", () => {
+    const both = join(dir, "two-queries.yml");
+    const entry = [
+      "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id",
+      "SELECT pillar,value FROM more_pillars WHERE minion_id = %s ORDER BY id",
+    ];
+    writeFileSync(both, JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: entry }] }, null, 2));
+    const first = "query #1 (SELECT pillar,value FROM pillars WHERE m…), row 1 (pillar=role)";
+    const second = "query #2 (SELECT pillar,value FROM more_pillars WH…), row 2 (pillar=role)";
+    const at = (line: number) => `${both}:${line} (ext_pillar 1: mysql)`;
+    const annotated = merge(["pillar", "--config", both, "--minion-id", "web01", "--explain"]);
+    expect(annotated.status).toBe(0);
+    expect(annotated.stdout).toContain(
+      `\nrole: frontend # from ${at(13)} ${second}; lost: webserver (${at(12)} ${first})\n`,
+    );
+    const story = merge(["pillar", "--config", both, "--minion-id", "web01", "--get", "role", "--explain"]);
+    expect(story.stdout).toContain(`  ${at(12)} ${first} (input 1)\n    had: webserver\n`);
+    expect(story.stdout).toContain(`Final value: frontend (from ${at(13)} ${second})\n`);
+    expect(story.stdout).toContain(`Values that lost: webserver (${at(12)} ${first})\n`);
+    const json = merge(["pillar", "--config", both, "--minion-id", "web01", "--explain", "-f", "json"]);
+    const record = JSON.parse(json.stdout) as { values: { path: string; from: unknown; lost: unknown[] }[] };
+    const role = record.values.find((value) => value.path === "role")!;
+    expect(role.from).toMatchObject({ path: "role", detail: "row 2 (pillar=role)" });
+    expect(role.lost).toEqual([
+      expect.objectContaining({ value: "webserver", detail: "row 1 (pillar=role)" }),
+    ]);
   });
 
   it("reports a wrong password with its code, without the password, and leaves -o's old file intact", () => {
@@ -112,6 +172,47 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     const run = merge(["mysql", "--config", bad, "--minion-id", "web01"]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/\[SQL_UNKNOWN_DATABASE\]\n$/);
+  });
+
+  it("reports each MySQL failure in one line that says each thing once, naming a query only when it is at fault", async () => {
+    const port = await closedPort();
+    const query = "SELECT pillar, value FROM pillars WHERE minion_id = %s";
+    const write = (name: string, changes: Record<string, unknown>, second: string) => {
+      const path = join(dir, name);
+      const ext_pillar = [{ mysql: { first: query, second } }];
+      writeFileSync(path, JSON.stringify({ mysql: { ...connection, ...changes }, ext_pillar }));
+      return path;
+    };
+    const server = `${connection.host}:${connection.port}`;
+    const cases: [string, string][] = [
+      [
+        write("refused.yml", { port }, query),
+        `error: cannot connect to the MySQL server at ${connection.host}:${port}: connection refused (is the server running and listening there?) [SQL_CONNECT]`,
+      ],
+      [
+        write("denied.yml", { pass: "wrong-secret-xyz" }, query),
+        `error: the MySQL server at ${server} refused the login: Access denied for user '${connection.user}'@'${connection.host}' (using password: YES) [SQL_AUTH]`,
+      ],
+      [
+        write("no-db.yml", { db: `${database}_gone` }, query),
+        `error: the MySQL server at ${server} has no database "${database}_gone" [SQL_UNKNOWN_DATABASE]`,
+      ],
+      [
+        write("syntax.yml", {}, "SELEC pillar, value FROM pillars"),
+        `error: query "second": You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near 'SELEC pillar, value FROM pillars' at line 1 [SQL_QUERY]`,
+      ],
+      [
+        write("no-table.yml", {}, "SELECT k, v FROM no_such_table"),
+        `error: query "second": Table '${database}.no_such_table' doesn't exist; the SQL: SELECT k, v FROM no_such_table [SQL_QUERY]`,
+      ],
+    ];
+    for (const [config, line] of cases) {
+      for (const command of ["pillar", "mysql"]) {
+        const run = merge([command, "--config", config, "--minion-id", "web01"]);
+        expect(run.status).toBe(1);
+        expect(run.stderr).toBe(`${line}\n`);
+      }
+    }
   });
 
   it("reads mysql_query as an ordinary named query with --no-legacy-mysql-query or merge: in the file", () => {
@@ -161,6 +262,45 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
       expect(run.stderr).toMatch(/^error: .*query "wide".*\[DEPTH_LIMIT\]\n$/);
       expect(run.stderr).not.toMatch(/RangeError|\n\s+at /);
     }
+  });
+
+  it("prints for a --minions batch host exactly what merge pillar prints for it alone", () => {
+    sql(
+      database,
+      "CREATE TABLE exact_values (minion_id VARCHAR(64), k INT, ratio DOUBLE, price DECIMAL(6,1));" +
+        "INSERT INTO exact_values VALUES ('web01', 7, 9, 12.0), ('web01', 3, 0.5, 4.5), ('db01', 1, 2, 3.0);",
+    );
+    const exact = join(dir, "exact.yml");
+    writeFileSync(
+      exact,
+      JSON.stringify({
+        mysql: connection,
+        ext_pillar: [
+          { mysql: { ratios: "SELECT k, ratio FROM exact_values WHERE minion_id = %s ORDER BY k DESC" } },
+          { mysql: { prices: "SELECT k, price FROM exact_values WHERE minion_id = %s ORDER BY k DESC" } },
+        ],
+      }),
+    );
+    const hosts = join(dir, "exact-hosts.yml");
+    writeFileSync(hosts, "- id: web01\n- id: db01\n");
+    const out = join(mkdtempSync(join(tmpdir(), "merge-cli-mysql-batch-")), "pillars");
+    const batch = merge(["pillar", "--config", exact, "--minions", hosts, "-o", out]);
+    expect(batch.stderr).toBe("");
+    expect(batch.status).toBe(0);
+    const lines = merge(["pillar", "--config", exact, "--minions", hosts]).stdout.trimEnd().split("\n");
+    for (const [index, id] of ["web01", "db01"].entries()) {
+      const alone = merge(["pillar", "--config", exact, "--minion-id", id]);
+      expect(alone.status).toBe(0);
+      expect(readFileSync(join(out, `${id}.yml`), "utf8")).toBe(alone.stdout);
+      const json = merge(["pillar", "--config", exact, "--minion-id", id, "-f", "json"]).stdout;
+      // The JSON line is json.dumps' one-line form of the same text.
+      const oneLine = json.replace(/,\n\s*/g, ", ").replace(/\n\s*/g, "");
+      expect(lines[index]).toBe(`{"id": "${id}", "pillar": ${oneLine}}`);
+    }
+    // Salt's values: the DOUBLE 9 is the float 9.0, a DECIMAL is its text, the INT keys stay ints in row order.
+    expect(readFileSync(join(out, "web01.yml"), "utf8")).toBe(
+      "ratios:\n  7: 9.0\n  3: 0.5\nprices:\n  7: '12.0'\n  3: '4.5'\n",
+    );
   });
 
   it("runs a pillar of a stack and a mysql entry in order, the later entry winning", () => {

@@ -18,6 +18,21 @@ function entry(explanation: ReturnType<typeof explainResult>, path: (string | nu
 }
 
 describe("explainResult", () => {
+  it("puts a document's detailOf in the origin of its values and of the values that lost", () => {
+    const docs: ExplainDocument[] = [
+      { name: "query #1", value: { role: "web", env: "dev" }, detailOf: (p) => `row for ${String(p[0])}` },
+      { name: "query #2", value: { role: "db" }, detailOf: (p) => (p[0] === "role" ? "row 4" : undefined) },
+    ];
+    const explanation = explainResult({ role: "db", env: "dev" }, docs, []);
+    expect(entry(explanation, ["role"])?.origin).toMatchObject({ name: "query #2", detail: "row 4" });
+    expect(entry(explanation, ["role"])?.lost[0]?.origin).toMatchObject({
+      name: "query #1",
+      detail: "row for role",
+    });
+    expect(entry(explanation, ["env"])?.origin).toMatchObject({ name: "query #1", detail: "row for env" });
+    expect(entry(explanation, [])?.origin).toBeUndefined();
+  });
+
   it("gives appended list items each the document they came from, even when values repeat", () => {
     const docs: ExplainDocument[] = [
       { name: "a.yml", value: { l: ["x", "y"] }, positionOf: (p) => ({ line: 10 + p.length, column: 1 }) },

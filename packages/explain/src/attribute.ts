@@ -73,7 +73,9 @@ export function explainResult(
 
   function originAt(document: number, path: readonly PathKey[]): ExplainOrigin {
     const at = positionIn(document, path);
-    return { document, name: documents[document]!.name, path, line: at?.line, column: at?.column };
+    const origin = { document, name: documents[document]!.name, path, line: at?.line, column: at?.column };
+    const detail = documents[document]!.detailOf?.(path);
+    return detail === undefined ? origin : { ...origin, detail };
   }
 
   function decisionOf(event: TraceEvent, inherited: boolean): ExplainDecision {

@@ -8,6 +8,11 @@ export interface ExplainDocument {
   /** Shown next to the input in the `--explain` header (`rejected: CLOUD_CONFIG_PART`). */
   readonly note?: string;
   positionOf?(path: readonly PathKey[]): { readonly line: number; readonly column: number } | undefined;
+  /**
+   * What more there is to say about where the value at a path came from, when a line does not say it all: the query
+   * and row of a database value (`query "main" row 3 (pillar=env)`). Becomes the origin's `detail`.
+   */
+  detailOf?(path: readonly PathKey[]): string | undefined;
 }
 
 /** Where a value was written. */
@@ -19,6 +24,8 @@ export interface ExplainOrigin {
   readonly path: readonly PathKey[];
   readonly line: number | undefined;
   readonly column: number | undefined;
+  /** The document's `detailOf` for that path, when it has one and says something. */
+  readonly detail?: string;
 }
 
 /** Which merger decided the value at a path, and while merging which document. */

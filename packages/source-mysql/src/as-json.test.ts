@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { catchMergeError } from "../../../test-kit/errors.js";
-import { type Dict, type PyDict, pyEquals, toPlain } from "@merge/core";
+import { type Dict, formatMergeError, type PyDict, pyEquals, toPlain } from "@merge/core";
 import { pyListUnion } from "./py-equal.js";
 import { createShaper, shapeRows } from "./shape.js";
 
@@ -72,7 +72,7 @@ describe("as_json", () => {
   it("refuses text that is not JSON with SQL_JSON naming the row", () => {
     const error = catchMergeError(() => json(['{"a": 1}', "{'a': 1}"], { query: { root: "cfg", index: 0 } }));
     expect(error.code).toBe("SQL_JSON");
-    expect(error.message).toMatch(/^query "cfg": row 2: the column is not valid JSON/);
+    expect(formatMergeError(error)).toMatch(/^query "cfg": row 2: the column is not valid JSON/);
     expect(catchMergeError(() => json([Buffer.from([0x7b, 0xff, 0x7d])])).code).toBe("SQL_JSON");
   });
 
@@ -129,7 +129,9 @@ describe("depth limit of shaped rows", () => {
       shapeRows(fields, [fields.map((_, i) => i)], { query: { root: "wide", index: 0 } }),
     );
     expect(error.code).toBe("DEPTH_LIMIT");
-    expect(error.message).toMatch(/^query "wide": 3000 columns at depth 2999 nest 3000 levels deep/);
+    expect(formatMergeError(error)).toMatch(
+      /^query "wide": 3000 columns at depth 2999 nest 3000 levels deep/,
+    );
   });
 
   it("accepts the widest query that fits and the same columns at a small depth", () => {

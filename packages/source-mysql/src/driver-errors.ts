@@ -88,39 +88,117 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-const LEADS: Record<MysqlErrorCode, string> = {
-  SQL_CONFIG: "invalid MySQL pillar configuration",
-  SQL_RESERVED_NAME: "a query name collides with ext_pillar's own arguments",
-  SQL_SHAPE: "cannot shape the rows",
-  SQL_JSON: "a JSON column cannot be read",
-  DEPTH_LIMIT: "the pillar nests too deep",
-  SQL_CONNECT: "cannot connect to the MySQL server",
-  SQL_AUTH: "the MySQL server refused the credentials",
-  SQL_UNKNOWN_DATABASE: "the MySQL database does not exist",
-  SQL_QUERY: "the MySQL query failed",
-  SQL_TIMEOUT: "the MySQL query timed out",
-  SQL_LOCK_TIMEOUT: "the MySQL query gave up waiting for a lock",
-  SQL_INTERRUPTED: "the MySQL query was interrupted (KILL QUERY)",
-  SQL_CONNECTION_LOST: "the connection to the MySQL server was lost during the query",
-  SQL_CLOSED: "the MySQL pillar is closed",
+/** Where a driver failure happened: the server, the database asked for, and the query running (if one was). */
+export interface DriverErrorContext {
+  /** `host:port` or the socket path. */
+  readonly server: string;
+  readonly database?: string | undefined;
+  /** The query that was running; `undefined` while connecting or between queries. */
+  readonly query?: QueryLabel | undefined;
+  /** What was being done when no query was running: `starting the transaction`. */
+  readonly step?: string;
+}
+
+// Codes a query is to blame for: the message is about that query, which the error's source names. Everything else
+// (the network, the login, the database name, a connection that went away) is about the server, never a query.
+const QUERY_FAULTS = new Set<MysqlErrorCode>([
+  "SQL_QUERY",
+  "SQL_TIMEOUT",
+  "SQL_LOCK_TIMEOUT",
+  "SQL_INTERRUPTED",
+]);
+
+// Node's socket errors in words; its own text repeats the code and the address the message already names.
+const SOCKET_REASONS: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused (is the server running and listening there?)",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be looked up (DNS did not answer)",
+  EHOSTUNREACH: "the host is unreachable",
+  ENETUNREACH: "the network is unreachable",
+  EADDRNOTAVAIL: "the address is not available",
+  ENOENT: "no such socket file",
+  EACCES: "permission denied",
+  ETIMEDOUT: "no answer in time",
+  ECONNRESET: "the server closed the connection",
+  EPIPE: "the server closed the connection",
+  PROTOCOL_CONNECTION_LOST: "the server closed the connection",
+  PROTOCOL_SEQUENCE_TIMEOUT: "no answer in time",
 };
 
-/** Turns any failure of the driver into our coded error naming the query, with secrets removed. */
+/**
+ * Turns any failure of the driver into our coded error, in one line that says each thing once: what failed (the
+ * server and, only when a query is at fault, the query as the error's source and its SQL), then the server's own
+ * reason, without the driver's code names or a second copy of the address. Secrets are removed.
+ */
 export function wrapDriverError(
   error: unknown,
   phase: "connect" | "query",
-  query: QueryLabel | undefined,
+  context: DriverErrorContext,
   secrets: readonly string[],
-  where: string,
 ): MergeError {
   const code = classifyDriverError(error, phase);
   const cause = sanitizeDriverError(error, secrets);
   const e = (typeof error === "object" && error !== null ? error : {}) as DriverErrorLike;
-  const driverCode = typeof e.code === "string" ? ` ${e.code}` : "";
-  const what = query === undefined ? "" : ` (${describeQuery(query)}: ${abbreviateSql(query.sql ?? "")})`;
-  return mysqlError(code, `${LEADS[code]} at ${where}${what}:${driverCode} ${cause.message}`, {
-    query,
+  const driverCode = typeof e.code === "string" ? e.code : undefined;
+  const reason = reasonOf(cause.message, driverCode);
+  const { server, query } = context;
+  const sql = query === undefined ? "" : abbreviateSql(query.sql ?? "");
+  // The SQL after the reason, unless the server's text already quotes all of it (a syntax error near the start).
+  const withSql = (text: string) => (sql === "" || text.includes(sql) ? text : `${text}; the SQL: ${sql}`);
+  let during = "";
+  if (query !== undefined) during = ` while ${describeQuery(query)} ran`;
+  else if (context.step !== undefined) during = ` while ${context.step}`;
+  let message: string;
+  // A query-kind failure with no query running (while starting the transaction) is the server's.
+  switch (query === undefined && QUERY_FAULTS.has(code) ? "SQL_QUERY" : code) {
+    case "SQL_CONNECT":
+      message = `cannot connect to the MySQL server at ${server}: ${reason}`;
+      break;
+    case "SQL_AUTH":
+      message =
+        phase === "connect" || query === undefined
+          ? `the MySQL server at ${server} refused the login: ${reason}`
+          : withSql(`refused: ${reason}`);
+      break;
+    case "SQL_UNKNOWN_DATABASE":
+      message =
+        context.database === undefined || context.database === ""
+          ? `the MySQL server at ${server}: ${reason}`
+          : `the MySQL server at ${server} has no database ${JSON.stringify(context.database)}`;
+      break;
+    case "SQL_CONNECTION_LOST":
+      message = `lost the connection to the MySQL server at ${server}${during}: ${reason}`;
+      break;
+    case "SQL_TIMEOUT":
+      message = withSql(`timed out: ${reason}`);
+      break;
+    case "SQL_LOCK_TIMEOUT":
+      message = withSql(`gave up waiting for a lock: ${reason}`);
+      break;
+    case "SQL_INTERRUPTED":
+      message = withSql(`was interrupted (KILL QUERY): ${reason}`);
+      break;
+    default:
+      message =
+        query === undefined ? `the MySQL server at ${server} failed${during}: ${reason}` : withSql(reason);
+  }
+  const blamed = query !== undefined && phase === "query" && (QUERY_FAULTS.has(code) || code === "SQL_AUTH");
+  return mysqlError(code, message, {
+    query: blamed ? query : undefined,
     cause,
-    details: { driverCode: typeof e.code === "string" ? e.code : undefined, errno: e.errno },
+    details: {
+      driverCode,
+      errno: e.errno,
+      ...(query !== undefined && !blamed ? { runningQuery: query.root ?? query.index } : {}),
+    },
   });
+}
+
+/** The server's or the socket's reason, once: no driver code in front, no `connect ECONNREFUSED 1.2.3.4:5`. */
+function reasonOf(message: string, driverCode: string | undefined): string {
+  // A socket error's text is the code, the system call and the address (or "Connection lost"): all said already.
+  if (driverCode !== undefined && Object.hasOwn(SOCKET_REASONS, driverCode))
+    return SOCKET_REASONS[driverCode]!;
+  const text = driverCode === undefined ? message : message.replace(new RegExp(`^${driverCode}:? `), "");
+  return text.trim() === "" ? (driverCode ?? "unknown failure") : text.trim();
 }

@@ -51,13 +51,16 @@ export function mysqlError(
   options: { query?: QueryLabel | undefined; cause?: unknown; details?: Record<string, unknown> } = {},
 ): MergeError {
   const query = options.query;
+  // The query is the error's source, which every report prints before the message: said once, not twice.
+  const lead = query === undefined ? "" : `${describeQuery(query)}: `;
+  const text = lead !== "" && message.startsWith(lead) ? message.slice(lead.length) : message;
   const details: Record<string, unknown> = { ...options.details };
   if (query !== undefined) {
     details.query = query.sql;
     details.root = query.root;
     details.index = query.index;
   }
-  return new MergeError(code, message, {
+  return new MergeError(code, text, {
     source: sourceOf(query),
     cause: options.cause,
     details,

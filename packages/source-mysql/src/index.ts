@@ -5,6 +5,7 @@ export { keyOf } from "./keys.js";
 export { mergeExtPillar } from "./merge.js";
 export {
   createMysqlPillar,
+  type MysqlData,
   type MysqlPillar,
   type MysqlPillarOptions,
   mysqlEntriesFromMaster,
@@ -12,6 +13,7 @@ export {
   mysqlPillar,
 } from "./pillar.js";
 export { type PreparedSql, prepareSql } from "./placeholders.js";
+export type { MysqlProvenance, MysqlQuerySource, MysqlValueSource } from "./provenance.js";
 export type { PoolLimits } from "./pool.js";
 export {
   compareCodePoints,
@@ -40,6 +42,7 @@ export {
   effectiveDepth,
   type Row,
   type RowSink,
+  type ShapedValue,
   type ShapeOptions,
   type Shaper,
   shapeRows,

@@ -181,7 +181,8 @@ describeWithServer("MySQL pillar against a real server", (server) => {
     const columns = Array.from({ length: 3000 }, (_, i) => `${i} AS c${i}`).join(", ");
     const error = await failure(run("web01", { wide: `SELECT ${columns} FROM DUAL WHERE %s = %s` }));
     expect(error.code).toBe("DEPTH_LIMIT");
-    expect(error.message).toContain('query "wide"');
+    expect(error.source?.file).toBe('query "wide"');
+    expect(error.message).not.toContain('query "wide"');
     // The same columns at depth 1 are a flat mapping under the first column's value.
     const flat = await run("web01", {
       wide: { query: `SELECT ${columns} FROM DUAL WHERE %s = %s`, depth: 1 },
@@ -370,7 +371,7 @@ describeWithServer("MySQL pillar against a real server", (server) => {
   describeFailures();
 
   function describeFailures() {
-    it("reports an unreachable server as SQL_CONNECT naming the query", async () => {
+    it("reports an unreachable server as SQL_CONNECT naming the server, not a query", async () => {
       const port = await unusedPort();
       const error = await failure(
         mysqlPillar(
@@ -383,8 +384,10 @@ describeWithServer("MySQL pillar against a real server", (server) => {
         ),
       );
       expect(error.code).toBe("SQL_CONNECT");
-      expect(error.message).toContain('query "main"');
-      expect(error.message).toContain(`127.0.0.1:${port}`);
+      expect(error.message).toBe(
+        `cannot connect to the MySQL server at 127.0.0.1:${port}: connection refused (is the server running and listening there?)`,
+      );
+      expect(error.source).toBeUndefined();
     });
 
     it("reports a wrong password as SQL_AUTH without showing any password", async () => {
@@ -400,6 +403,10 @@ describeWithServer("MySQL pillar against a real server", (server) => {
         ),
       );
       expect(error.code).toBe("SQL_AUTH");
+      expect(error.message).toMatch(
+        /^the MySQL server at 127\.0\.0\.1:\d+ refused the login: Access denied for user /,
+      );
+      expect(error.source).toBeUndefined();
       const everything = `${error.message} ${JSON.stringify(error.details)} ${String((error.cause as Error)?.message)}`;
       expect(everything).not.toContain(wrong);
       expect(everything).not.toContain(server.password);
@@ -425,6 +432,11 @@ describeWithServer("MySQL pillar against a real server", (server) => {
         ),
       );
       expect(error.code).toBe("SQL_UNKNOWN_DATABASE");
+      // The server's "Unknown database" text would say it a second time.
+      expect(error.message).toMatch(
+        /^the MySQL server at 127\.0\.0\.1:\d+ has no database "[a-z0-9_]+_missing"$/,
+      );
+      expect(error.source).toBeUndefined();
     });
 
     it("reports an SQL error as SQL_QUERY naming the query, with no partial result", async () => {
@@ -435,8 +447,10 @@ describeWithServer("MySQL pillar against a real server", (server) => {
         }),
       );
       expect(error.code).toBe("SQL_QUERY");
-      expect(error.message).toContain('query "b_broken"');
-      expect(error.message).toContain("no_such_table");
+      expect(error.source?.file).toBe('query "b_broken"');
+      expect(error.message).toMatch(
+        /^Table '[a-z0-9_]+\.no_such_table' doesn't exist; the SQL: SELECT pillar,value FROM no_such_table WHERE minion_id = %s$/,
+      );
       expect(error.details?.root).toBe("b_broken");
     });
 
@@ -477,7 +491,11 @@ describeWithServer("MySQL pillar against a real server", (server) => {
       await db.admin.query(`KILL CONNECTION ${id}`);
       const error = await pending;
       expect(error.code).toBe("SQL_CONNECTION_LOST");
-      expect(error.message).toContain(marker);
+      // The server went away: the running query is named, not blamed (no source, no SQL).
+      expect(error.message).toMatch(
+        /^lost the connection to the MySQL server at 127\.0\.0\.1:\d+ while query #1 ran: the server closed the connection$/,
+      );
+      expect(error.source).toBeUndefined();
     });
 
     it("reports a lock wait timeout as SQL_LOCK_TIMEOUT", async () => {

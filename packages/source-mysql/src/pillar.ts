@@ -2,13 +2,14 @@ import type { EventEmitter } from "node:events";
 import { type Dict, isMergeError, isPlainObject, MergeError, PyDict, toPlain } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import { type ColumnFixes, columnFixes, fixRow } from "./columns.js";
-import { classifyDriverError, redact, wrapDriverError } from "./driver-errors.js";
+import { classifyDriverError, type DriverErrorContext, redact, wrapDriverError } from "./driver-errors.js";
 import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
 import { mergeExtPillar } from "./merge.js";
 import { type PreparedSql, prepareSql } from "./placeholders.js";
+import type { MysqlProvenance, MysqlQuerySource, MysqlValueSource } from "./provenance.js";
 import { openPool, type PoolLimits, runOnce } from "./pool.js";
 import { type ExtractOptions, extractQueriesFromConfig, type QuerySpec } from "./queries.js";
-import { checkDepth, createShaper, type RowSink, type Shaper } from "./shape.js";
+import { checkDepth, createShaper, type RowSink, type ShapedValue, type Shaper } from "./shape.js";
 import { isMysqlSettings, type MysqlSettings, parseMysqlSettings } from "./settings.js";
 
 export interface MysqlPillarOptions extends PoolLimits {
@@ -46,6 +47,13 @@ export interface MysqlPillar<V extends "plain" | "exact" = "plain"> {
   readonly queries: readonly (readonly QuerySpec[])[];
   /** Runs every query for one minion and returns the shaped data; rejects with a coded `MergeError`. */
   fetch(minionId: string): Promise<MysqlData<V>>;
+  /**
+   * `fetch`, and beside the same data where each value came from: the query (entry, name, SQL) and the row (its
+   * number and key columns) of every value a row wrote, including the ones a later query or row replaced.
+   */
+  fetchWithProvenance(
+    minionId: string,
+  ): Promise<{ readonly data: MysqlData<V>; readonly provenance: MysqlProvenance }>;
   /** Closes the pool (waits for running fetches to give their connections back). */
   close(): Promise<void>;
 }
@@ -160,6 +168,7 @@ export function createMysqlPillar(
   if (!(queryTimeout >= 0))
     throw mysqlError("SQL_CONFIG", `queryTimeout must be ≥ 0 ms, got ${queryTimeout}`);
   const secrets = [settings.password];
+  const where: DriverErrorContext = { server: describeServer(settings), database: settings.database };
   let poolPromise: Promise<Pool> | undefined;
   let closed = false;
   const cleanups = new Set<Promise<void>>();
@@ -177,7 +186,13 @@ export function createMysqlPillar(
     cleanups.add(job);
   };
 
-  const runQuery = (connection: PoolConnection, minionId: string, query: PreparedQuery, shaper: Shaper) =>
+  const runQuery = (
+    connection: PoolConnection,
+    minionId: string,
+    query: PreparedQuery,
+    shaper: Shaper,
+    trace: Trace | undefined,
+  ) =>
     new Promise<void>((resolve, reject) => {
       const { spec, prepared, label } = query;
       let settled = false;
@@ -186,7 +201,7 @@ export function createMysqlPillar(
       let timer: NodeJS.Timeout | undefined;
       // In event mode mysql2 reports a dropped connection only on the connection, not on the command.
       const onConnectionError = (error: unknown) => {
-        finish(wrapDriverError(error, "query", label, secrets, "the query"));
+        finish(wrapDriverError(error, "query", { ...where, query: label }, secrets));
       };
       const finish = (error?: unknown) => {
         if (settled) return;
@@ -215,6 +230,7 @@ export function createMysqlPillar(
               ignoreNull: spec.ignoreNull,
               asJson: spec.asJson,
               query: label,
+              ...(trace === undefined ? {} : { onValue: trace.begin(query, fields.length) }),
             },
           );
           fixes = columnFixes(fields as unknown as { name: string; columnType?: number }[]);
@@ -231,7 +247,7 @@ export function createMysqlPillar(
         }
       });
       command.on("error", (error: unknown) => {
-        finish(wrapDriverError(error, "query", label, secrets, "the query"));
+        finish(wrapDriverError(error, "query", { ...where, query: label }, secrets));
       });
       command.on("end", () => {
         if (settled) return;
@@ -239,7 +255,7 @@ export function createMysqlPillar(
           finish(
             mysqlError(
               "SQL_QUERY",
-              `${describeQuery(label)} returned no rows and no columns (is it a SELECT?): ${abbreviateSql(spec.query)}`,
+              `returned no rows and no columns (is it a SELECT?): ${abbreviateSql(spec.query)}`,
               { query: label },
             ),
           );
@@ -257,7 +273,7 @@ export function createMysqlPillar(
           finish(
             mysqlError(
               "SQL_TIMEOUT",
-              `${describeQuery(label)} did not finish within ${queryTimeout} ms: ${abbreviateSql(spec.query)}`,
+              `did not finish within ${queryTimeout} ms: ${abbreviateSql(spec.query)}`,
               { query: label, details: { timeoutMs: queryTimeout } },
             ),
           );
@@ -266,20 +282,19 @@ export function createMysqlPillar(
       }
     });
 
-  const fetch = async (minionId: string): Promise<Dict | PyDict> => {
+  const fetch = async (minionId: string, trace?: Trace): Promise<Dict | PyDict> => {
     if (closed) throw mysqlError("SQL_CLOSED", "the MySQL pillar is closed; create a new one");
     if (typeof minionId !== "string") {
       throw mysqlError("SQL_CONFIG", `the minion id must be text, got ${typeof minionId}`);
     }
     const done = (data: PyDict) => (exact ? data : (toPlain(data) as Dict));
     if (entries.every((entry) => entry.length === 0)) return done(new PyDict());
-    const first = entries.find((entry) => entry.length > 0)![0]!.label;
     const pool = await getPool();
     const connect = async (): Promise<PoolConnection> => {
       try {
         return await acquire(pool);
       } catch (error) {
-        throw wrapDriverError(error, "connect", first, secrets, describeServer(settings));
+        throw wrapDriverError(error, "connect", where, secrets);
       }
     };
     // Salt's MySQLdb connection does not autocommit: all queries of a fetch read one snapshot and whatever a query
@@ -303,12 +318,13 @@ export function createMysqlPillar(
         failed = await begin(connection);
       }
       if (failed !== undefined) {
-        throw wrapDriverError(failed, "query", first, secrets, "the start of the transaction");
+        throw wrapDriverError(failed, "query", { ...where, step: "starting the transaction" }, secrets);
       }
       let merged = new PyDict();
       for (const [number, entry] of entries.entries()) {
         const shaper = createShaper();
-        for (const query of entry) await runQuery(connection, minionId, query, shaper);
+        if (trace !== undefined) trace.entry = number;
+        for (const query of entry) await runQuery(connection, minionId, query, shaper, trace);
         const part = shaper.result();
         checkDepth(part);
         merged = number === 0 ? part : mergeExtPillar(merged, part);
@@ -319,7 +335,7 @@ export function createMysqlPillar(
     } catch (error) {
       throw isMergeError(error)
         ? error
-        : wrapDriverError(error, "query", first, secrets, "the end of the fetch");
+        : wrapDriverError(error, "query", { ...where, step: "ending the transaction" }, secrets);
     } finally {
       // After a failure the connection may still be streaming rows or be mid-transaction: drop it.
       if (healthy) connection.release();
@@ -327,18 +343,24 @@ export function createMysqlPillar(
     }
   };
 
+  const tracked = async <T>(job: Promise<T>): Promise<T> => {
+    running.add(job);
+    try {
+      return await job;
+    } catch (error) {
+      throw scrub(error, secrets);
+    } finally {
+      running.delete(job);
+    }
+  };
+
   return {
     queries: entries.map((entry) => entry.map((query) => query.spec)),
-    fetch: async (minionId: string): Promise<never> => {
-      const job = fetch(minionId) as Promise<never>;
-      running.add(job);
-      try {
-        return await job;
-      } catch (error) {
-        throw scrub(error, secrets);
-      } finally {
-        running.delete(job);
-      }
+    fetch: (minionId: string): Promise<never> => tracked(fetch(minionId) as Promise<never>),
+    fetchWithProvenance: async (minionId: string): Promise<never> => {
+      const trace = createTrace();
+      const data = await tracked(fetch(minionId, trace));
+      return { data, provenance: { queries: trace.queries, values: trace.values } } as never;
     },
     async close() {
       if (closed) return;
@@ -352,6 +374,41 @@ export function createMysqlPillar(
       await Promise.all([...cleanups]);
     },
   };
+}
+
+/** Collects the provenance of one fetch: the queries as they start, and every value their rows write. */
+interface Trace {
+  /** The entry running now. */
+  entry: number;
+  readonly queries: MysqlQuerySource[];
+  readonly values: MysqlValueSource[];
+  /** A query's columns arrived: its source, and the callback for the values its rows write. */
+  begin(query: PreparedQuery, fieldCount: number): (write: ShapedValue) => void;
+}
+
+function createTrace(): Trace {
+  const trace: Trace = {
+    entry: 0,
+    queries: [],
+    values: [],
+    begin({ spec, label }, fieldCount) {
+      const source: MysqlQuerySource = {
+        entry: trace.entry,
+        index: label.index,
+        name: describeQuery(label),
+        root: spec.root,
+        sql: spec.query,
+        traced: !(spec.asJson && fieldCount === 1) && spec.withLists.length === 0,
+      };
+      trace.queries.push(source);
+      // A named query writes below its keyword (enterRoot): the path starts there.
+      const prefix = spec.root === undefined || spec.root === "" ? [] : [spec.root];
+      return (write) => {
+        trace.values.push({ ...write, path: [...prefix, ...write.path], query: source });
+      };
+    },
+  };
+  return trace;
 }
 
 function describeServer(settings: MysqlSettings): string {

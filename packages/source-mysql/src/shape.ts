@@ -45,6 +45,24 @@ export interface ShapeOptions {
   readonly ignore_null?: boolean;
   /** Names the query in error messages. */
   readonly query?: QueryLabel;
+  /**
+   * Called for every value a row writes (not for `as_json` queries): where, what, and which row. For provenance
+   * (`--explain`); shaping is the same with or without it.
+   */
+  readonly onValue?: (write: ShapedValue) => void;
+}
+
+/** One value a row wrote while shaping. */
+export interface ShapedValue {
+  /** The keys from the query's mapping (its root's, for a named query) down to the value, as the row gave them. */
+  readonly path: readonly MappingKey[];
+  readonly value: unknown;
+  /** True when the value was added to a list there (`as_list`, `with_lists` on the last level). */
+  readonly appended: boolean;
+  /** 1-based row number within the query's result. */
+  readonly row: number;
+  /** The key columns of the row, in order, with the values that chose the value's place. */
+  readonly keys: readonly { readonly column: string; readonly value: unknown }[];
 }
 
 /** Receives the rows of one query, one at a time (so a streamed result is never held whole). */
@@ -239,6 +257,20 @@ function beginQuery(
   // With one column Salt's "penultimate" index is -1, which Python reads as the last (only) column.
   const keyColumn = fullDepth ? (n >= 2 ? n - 2 : n - 1) : depth - 1;
   let rowNumber = 0;
+  const onValue = options.onValue;
+  // The key columns: every column but the value at full depth (the one column of a one-column query), else the
+  // first `depth`.
+  const keyCount = fullDepth ? Math.max(n - 1, 1) : depth;
+  const written = (row: Row, field: string | undefined, value: unknown, appended: boolean): ShapedValue => {
+    const path: MappingKey[] = [];
+    const keys: { column: string; value: unknown }[] = [];
+    for (let i = 0; i < keyCount; i++) {
+      path.push(keyOf(row[i]));
+      keys.push({ column: names[i]!, value: row[i] ?? null });
+    }
+    if (field !== undefined) path.push(field);
+    return { path, value, appended, row: rowNumber, keys };
+  };
   // Each row nests one mapping per key level (one more for the mapping of the remaining fields): past the engine's
   // limit nothing could print or merge the result, so the first row is refused, as a coded error.
   const nesting = level + (fullDepth ? depth : depth + 1);
@@ -311,9 +343,11 @@ function beginQuery(
           if (!present) tree.add(crd, key, [value]);
           else if (Array.isArray(current)) current.push(value);
           else tree.replace(crd, key, [current, value]);
+          onValue?.(written(row, undefined, value, true));
         } else if (!ignoreNull || value !== null) {
           if (present) tree.replace(crd, key, value);
           else tree.add(crd, key, value);
+          onValue?.(written(row, undefined, value, false));
         }
         return;
       }
@@ -339,9 +373,11 @@ function beginQuery(
         if (asList && current !== undefined) {
           if (Array.isArray(current)) current.push(value);
           else tree.replace(node, name, [current, value]);
+          onValue?.(written(row, name, value, true));
         } else if (!ignoreNull || value !== null) {
           if (current === undefined) tree.add(node, name, value);
           else tree.replace(node, name, value);
+          onValue?.(written(row, name, value, false));
         }
       }
     },

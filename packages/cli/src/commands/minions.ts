@@ -8,6 +8,7 @@ import {
   isMergeError,
   mappingKeys,
   MergeError,
+  PyDict,
   type SourcePosition,
 } from "@merge/core";
 import { EXIT_DATA, EXIT_OK } from "../cli-error.js";
@@ -23,6 +24,7 @@ import {
 } from "./common.js";
 import { saltYaml } from "./checks.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
+import { createMysqlSource } from "./mysql-source.js";
 import { renderResult } from "./result.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput, ParsedValues } from "./table.js";
@@ -346,7 +348,8 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
   const config = await loadMasterConfig(file, io);
   const baseDir = dirname(resolve(io.cwd, file));
   const { mergeExtPillar } = await import("@merge/source-mysql");
-  const steps: ((host: MinionHost, pillar: Dict, warnings: string[]) => Promise<Dict>)[] = [];
+  // Every step computes in the exact model, as `merge pillar --minion-id` does, so a host's file is what that prints.
+  const steps: ((host: MinionHost, pillar: PyDict, warnings: string[]) => Promise<PyDict>)[] = [];
   const closers: (() => Promise<void>)[] = [];
   for (const entry of config.entries) {
     if (entry.type === "stack") {
@@ -355,23 +358,19 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
         config: entry.value as Parameters<typeof createStackLoader>[0]["config"],
         cwd: baseDir,
         opts: config.value,
+        values: "exact",
       });
       steps.push(async (host, pillar, warnings) => {
-        const result = loader.load({ minionId: host.id, pillar, grains: host.grains });
+        const result = loader.load({
+          minionId: host.id,
+          pillar: pillar as unknown as Dict,
+          grains: host.grains,
+        });
         warnings.push(...result.warnings.map(warningText));
         return result.data;
       });
     } else if (entry.type === "mysql") {
-      const mysql = await import("@merge/source-mysql");
-      const legacyMysqlQuery =
-        values["no-legacy-mysql-query"] === true
-          ? false
-          : mysql.mysqlOptionsFromMaster(config.value).legacyMysqlQuery;
-      const source = mysql.createMysqlPillar({
-        connection: config.value,
-        entries: [entry.value],
-        legacyMysqlQuery,
-      });
+      const source = await createMysqlSource(values, config.value, [entry.value]);
       closers.push(() => source.close());
       steps.push((host) => source.fetch(host.id));
     } else {
@@ -386,7 +385,7 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
       title: (host) => `merge pillar --config ${file} --minion-id ${host.id}`,
       render: async (host) => {
         const warnings: string[] = [];
-        let pillar: Dict = host.pillar;
+        let pillar = host.pillar instanceof PyDict ? host.pillar : mergeExtPillar(new PyDict(), host.pillar);
         for (const step of steps) pillar = mergeExtPillar(pillar, await step(host, pillar, warnings));
         return { data: pillar, warnings };
       },

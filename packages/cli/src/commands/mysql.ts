@@ -1,7 +1,8 @@
 import { type Dict, PyDict } from "@merge/core";
-import { createMysqlPillar, mergeExtPillar, mysqlOptionsFromMaster } from "@merge/source-mysql";
+import { mergeExtPillar } from "@merge/source-mysql";
 import { createOutputOptions, finish, requiredString, warn } from "./common.js";
-import { entryName, loadMasterConfig } from "./master-config.js";
+import { loadMasterConfig } from "./master-config.js";
+import { createMysqlSource, fetchMysqlEntry } from "./mysql-source.js";
 import type { CommandInput } from "./table.js";
 import type { ExplainDocument } from "@merge/explain";
 import { saltYaml } from "./checks.js";
@@ -16,25 +17,23 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   const entries = config.entries.filter((entry) => entry.type === "mysql");
   if (entries.length === 0) warn(io, `${file}: ext_pillar has no mysql entries; the pillar is empty`);
 
-  const legacyMysqlQuery = legacyMysqlQueryOf(values, config.value);
-
   let data: PyDict;
   const documents: ExplainDocument[] = [];
   if (!options.explain) {
     data = await fetchOnce(
+      values,
       config.value,
       entries.map((entry) => entry.value),
       minionId,
-      legacyMysqlQuery,
     );
   } else {
     // Provenance: each entry is fetched on its own and the results folded as Salt folds them, so every value
-    // can be traced to the entry (and its line in the master file) that produced it.
+    // can be traced to the entry (and its line in the master file), the query and the row that produced it.
     data = new PyDict();
     for (const entry of entries) {
-      const part = await fetchOnce(config.value, [entry.value], minionId, legacyMysqlQuery);
-      documents.push({ name: entryName(config, entry), value: part });
-      data = mergeExtPillar(data, part);
+      const fetched = await fetchMysqlEntry(values, config, entry, minionId, true);
+      documents.push(...fetched.documents);
+      data = mergeExtPillar(data, fetched.part);
     }
   }
   return await finish(io, options, data, {
@@ -44,22 +43,13 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   });
 }
 
-/**
- * How `mysql_query` is read: `--no-legacy-mysql-query` wins, then the master file's `merge: {legacy_mysql_query}`,
- * then the library's default (the legacy rule).
- */
-function legacyMysqlQueryOf(values: CommandInput["values"], master: Dict): boolean | undefined {
-  if (values["no-legacy-mysql-query"] === true) return false;
-  return mysqlOptionsFromMaster(master).legacyMysqlQuery;
-}
-
 async function fetchOnce(
-  connection: Dict,
+  values: CommandInput["values"],
+  master: Dict,
   entries: readonly unknown[],
   minionId: string,
-  legacyMysqlQuery: boolean | undefined,
 ): Promise<PyDict> {
-  const pillar = createMysqlPillar({ connection, entries, legacyMysqlQuery, values: "exact" });
+  const pillar = await createMysqlSource(values, master, entries);
   try {
     return await pillar.fetch(minionId);
   } finally {

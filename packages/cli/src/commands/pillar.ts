@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { type Dict, type Mapping, PyDict, toPlain } from "@merge/core";
+import { type Dict, type Mapping, PyDict } from "@merge/core";
 import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
 import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
+import { fetchMysqlEntry } from "./mysql-source.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
 import { saltYaml } from "./checks.js";
@@ -75,27 +76,13 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
       pillar = mergeExtPillar(pillar, result.data);
     } else if (entry.type === "mysql") {
-      const mysql = await import("@merge/source-mysql");
-      mergeExtPillar ??= mysql.mergeExtPillar;
-      const legacyMysqlQuery =
-        values["no-legacy-mysql-query"] === true
-          ? false
-          : mysql.mysqlOptionsFromMaster(config.value).legacyMysqlQuery;
-      const source = mysql.createMysqlPillar({
-        connection: config.value,
-        entries: [entry.value],
-        legacyMysqlQuery,
-        values: "exact",
-      });
-      let part: PyDict;
-      try {
-        part = await source.fetch(minionId);
-      } finally {
-        await source.close();
-      }
-      if (recorder !== undefined) {
-        documents[merged.length] = { name: entryName(config, entry), value: part };
-        merged.push(part);
+      mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
+      const fetched = await fetchMysqlEntry(values, config, entry, minionId, recorder !== undefined);
+      const part = fetched.part;
+      // One input per query: each takes a place in the numbering the stack entries' events use.
+      for (const document of fetched.documents) {
+        documents[merged.length] = document;
+        merged.push(document.value);
       }
       pillar = mergeExtPillar(pillar, part);
     } else {

@@ -2,10 +2,10 @@ import { formatPath, type PathKey } from "@merge/core";
 import type { ExplainDecision, ExplainEntry, ExplainOrigin, Explanation } from "@merge/explain";
 import { jsonText, type YamlStyle, yamlText } from "../render.js";
 import { pathId } from "./paths.js";
-import { describeLosers, describeRemoval, headerLines, where } from "./words.js";
+import { describeLosers, describeRemoval, headerLines, originWhere, where } from "./words.js";
 
 function originText(origin: ExplainOrigin): string {
-  return where(origin.name, origin.line);
+  return originWhere(origin);
 }
 
 /** `appended by list(append)`, `kept by dict() over b.yml:4`. */
@@ -95,6 +95,7 @@ export function originJson(origin: ExplainOrigin) {
     line: origin.line ?? null,
     column: origin.column ?? null,
     path: formatPath(origin.path),
+    ...(origin.detail === undefined ? {} : { detail: origin.detail }),
   };
 }
 

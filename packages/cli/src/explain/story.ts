@@ -4,7 +4,7 @@ import type { OutputFormat } from "../render.js";
 import { jsonText, yamlText } from "../render.js";
 import { pathId } from "./paths.js";
 import { decisionJson, decisionText, originJson } from "./render.js";
-import { describeLosers, shortValue, where } from "./words.js";
+import { describeLosers, originWhere, shortValue } from "./words.js";
 
 export interface StoryInput {
   /** The key as the user wrote it. */
@@ -21,6 +21,8 @@ interface Step {
   readonly document: number;
   readonly name: string;
   readonly line: number | undefined;
+  /** The input's `detailOf` there (a query and row). */
+  readonly detail?: string;
   readonly value: unknown;
   readonly decisions: readonly ExplainDecision[];
 }
@@ -46,6 +48,7 @@ export function renderStory(input: StoryInput): string {
         document: step.document,
         file: step.name,
         line: step.line ?? null,
+        ...(step.detail === undefined ? {} : { detail: step.detail }),
         value: step.value,
         decisions: step.decisions.map(decisionJson),
       })),
@@ -60,7 +63,7 @@ export function renderStory(input: StoryInput): string {
   lines.push(...input.title.split("\n").map((line, i) => `  ${i === 0 ? "in: " : "    "}${line}`));
   if (steps.length === 0) lines.push("  no input has a value there as such (it was built by the merge)");
   for (const step of steps) {
-    lines.push(`  ${where(step.name, step.line)} (input ${step.document + 1})`);
+    lines.push(`  ${originWhere(step)} (input ${step.document + 1})`);
     lines.push(...valueLines("had", step.value, "    "));
     for (const decision of step.decisions) {
       lines.push(
@@ -76,7 +79,7 @@ export function renderStory(input: StoryInput): string {
       `  no value there in ${without.length === 1 ? "1 other input" : `${without.length} other inputs`}: ${names.join(", ")}${more}`,
     );
   }
-  const from = entry?.origin === undefined ? "" : ` (from ${where(entry.origin.name, entry.origin.line)})`;
+  const from = entry?.origin === undefined ? "" : ` (from ${originWhere(entry.origin)})`;
   lines.push(...valueLines("Final value", input.value, "", from));
   const lost = describeLosers(entry?.lost ?? []);
   if (lost !== "") lines.push(`Values that lost: ${lost.slice("lost: ".length)}`);
@@ -103,7 +106,15 @@ function storySteps(input: StoryInput, entry: ExplainEntry | undefined): Step[] 
     }
     if (!found.found && decisions.length === 0) return;
     const line = at === undefined ? undefined : doc.positionOf?.(at)?.line;
-    steps.push({ document, name: doc.name, line, value: found.found ? found.value : undefined, decisions });
+    const detail = at === undefined || !found.found ? undefined : doc.detailOf?.(at);
+    steps.push({
+      document,
+      name: doc.name,
+      line,
+      ...(detail === undefined ? {} : { detail }),
+      value: found.found ? found.value : undefined,
+      decisions,
+    });
   });
   return steps;
 }

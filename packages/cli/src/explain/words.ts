@@ -8,6 +8,12 @@ export function where(name: string | undefined, line: number | undefined): strin
   return line === undefined ? name : `${name}:${line}`;
 }
 
+/** Where an origin is: `file:line`, then what its input says more about it (a query and row), if anything. */
+export function originWhere(origin: { name: string; line: number | undefined; detail?: string }): string {
+  const at = where(origin.name, origin.line);
+  return origin.detail === undefined ? at : `${at}, ${origin.detail}`;
+}
+
 const SHORT = 40;
 
 /** A value on one line, as YAML writes it (`'yes'`, `9.0`, `null`), cut at 40 characters. */
@@ -30,7 +36,7 @@ export function describeLosers(lost: readonly ExplainLoss[]): string {
   const shown = lost.slice(-3).map((loss) => {
     const what =
       loss.kind === "value" ? shortValue(loss.value) : loss.kind === "dict" ? "a mapping" : "a list";
-    return `${what} (${where(loss.origin.name, loss.origin.line)})`;
+    return `${what} (${originWhere(loss.origin)})`;
   });
   const more = lost.length > 3 ? `${lost.length - 3} more, ` : "";
   return `lost: ${more}${shown.join(", ")}`;
