@@ -21,7 +21,13 @@ const mime = (parts: readonly { name: string; text: string }[]) =>
   "--XX--\n";
 writeFileSync(join(dir, "good.yml"), "#cloud-config\npackages: [vim]\n");
 writeFileSync(join(dir, "bad.yml"), bad);
-writeFileSync(join(dir, "user-data.mime"), mime([{ name: "base.yml", text: "#cloud-config\na: 1\n" }, { name: "web.yml", text: bad }]));
+writeFileSync(
+  join(dir, "user-data.mime"),
+  mime([
+    { name: "base.yml", text: "#cloud-config\na: 1\n" },
+    { name: "web.yml", text: bad },
+  ]),
+);
 writeFileSync(join(dir, "user-data.gz"), gzipSync(bad));
 writeFileSync(
   join(dir, "template.yml"),
@@ -44,27 +50,40 @@ describe("a YAML error in a cloud-config part", () => {
   it("names a part of a MIME message after the file and the part, counting lines from the part's start", () => {
     const run = merge(["cloud-config", "user-data.mime"], { cwd: dir });
     expect(run.status).toBe(0);
-    expect(run.stderr).toMatch(/^warning: part rejected, as cloud-init would: user-data\.mime \(part web\.yml\):3:7: .+ \[YAML_PARSE\]\n/);
+    expect(run.stderr).toMatch(
+      /^warning: part rejected, as cloud-init would: user-data\.mime \(part web\.yml\):3:7: .+ \[YAML_PARSE\]\n/,
+    );
     expect(run.stderr.endsWith(caret)).toBe(true);
   });
 
   it("names the part of gzip data too, and fails with the caret under --strict", () => {
     const run = merge(["cloud-config", "user-data.gz", "--strict"], { cwd: dir });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(/^error: user-data\.gz \(part part-001\):3:7: .+ \[YAML_PARSE\]\n {4}3 \| runcmd: \[\]\n {6}\| {7}\^\nerror: --strict: 1 problem/);
+    expect(run.stderr).toMatch(
+      /^error: user-data\.gz \(part part-001\):3:7: .+ \[YAML_PARSE\]\n {4}3 \| runcmd: \[\]\n {6}\| {7}\^\nerror: --strict: 1 problem/,
+    );
   });
 
   it("colours the gutter and the caret as the other caret lines do, and not with NO_COLOR", () => {
     const colored = merge(["cloud-config", "bad.yml", "--color"], { cwd: dir });
-    expect(colored.stderr).toContain("\u001b[2m    3 |\u001b[22m runcmd: []\n\u001b[2m      |\u001b[22m       \u001b[31m^\u001b[39m\n");
-    const plain = merge(["cloud-config", "bad.yml"], { cwd: dir, env: { NO_COLOR: "1", FORCE_COLOR: undefined } });
+    expect(colored.stderr).toContain(
+      "\u001b[2m    3 |\u001b[22m runcmd: []\n\u001b[2m      |\u001b[22m       \u001b[31m^\u001b[39m\n",
+    );
+    const plain = merge(["cloud-config", "bad.yml"], {
+      cwd: dir,
+      env: { NO_COLOR: "1", FORCE_COLOR: undefined },
+    });
     expect(plain.stderr).toContain(caret);
     expect(plain.stderr).not.toContain("\u001b[");
   });
 
   it("never quotes a part a template rendered: its text holds instance data", () => {
-    const run = merge(["cloud-config", "template.yml", "--instance-data", "instance-data.json"], { cwd: dir });
-    expect(run.stderr).toMatch(/^warning: part rejected, as cloud-init would: template\.yml:\d+:\d+: .+ \[YAML_PARSE\]\n$/);
+    const run = merge(["cloud-config", "template.yml", "--instance-data", "instance-data.json"], {
+      cwd: dir,
+    });
+    expect(run.stderr).toMatch(
+      /^warning: part rejected, as cloud-init would: template\.yml:\d+:\d+: .+ \[YAML_PARSE\]\n$/,
+    );
     expect(run.stderr).not.toContain("hunter2");
   });
 });

@@ -23,7 +23,7 @@ import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
-import { withoutRenderedText } from "./redact.js";
+import { renderedYamlError } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
 import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
 
@@ -291,7 +291,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
           try {
             doc = parse(text, path);
           } catch (error) {
-            throw withoutRenderedText(error, source, text);
+            throw renderedYamlError(error, source, text);
           }
           if (!isMapping(doc)) {
             warn({

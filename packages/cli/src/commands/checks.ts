@@ -103,7 +103,9 @@ export function strictFailure(io: CliIO, problems: readonly MergeError[]): numbe
   if (problems.length === 0) return undefined;
   const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   for (const problem of problems)
-    io.writeErr(`${paint.red("error:")} ${oneLine(formatMergeError(problem))}\n${errorExcerpt(problem, paint)}`);
+    io.writeErr(
+      `${paint.red("error:")} ${oneLine(formatMergeError(problem))}\n${errorExcerpt(problem, paint)}`,
+    );
   io.writeErr(
     `${paint.red("error:")} --strict: ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing written [STRICT]\n`,
   );

@@ -112,7 +112,10 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   for (const outcome of result.parts) {
     if (outcome.status === "rejected" && outcome.error !== undefined) {
       const part = parts[outcome.index]!;
-      report(partProblem(outcome.error, part, origins.get(part)) as MergeError, "part rejected, as cloud-init would");
+      report(
+        partProblem(outcome.error, part, origins.get(part)) as MergeError,
+        "part rejected, as cloud-init would",
+      );
     }
     if (outcome.mergers !== undefined) {
       for (const problem of unknownOptions(registry, outcome.mergers, outcome.name)) {
@@ -358,7 +361,6 @@ function loadParts12(
 function isJsonPatch(part: CloudConfigPart): boolean {
   return textOf(part).trimStart().toLowerCase().startsWith("#cloud-config-jsonp");
 }
-
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {
   if (name === "-") return Buffer.from(await readStdinBytes(io));
