@@ -71,10 +71,13 @@ describe("--watch", () => {
       expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
       expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
 
-      // A bad edit prints the error, never ends the run, and keeps watching what the last good run read.
+      // A bad edit prints the error (with its line: a file without template syntax is the author's text), never ends
+      // the run, and keeps watching what the last good run read.
       save(join(dir, "base.yml"), "port: [\n");
       await until(err, "merge: watching", 3, run);
-      expect(stderr).toMatch(/error: base\.yml:1:\d+: .*\[YAML_PARSE\]\nmerge: watching 3 files/);
+      expect(stderr).toMatch(
+        /error: base\.yml:1:\d+: .*\[YAML_PARSE\]\n {4}1 \| port: \[\n {6}\| +\^\nmerge: watching 3 files/,
+      );
 
       // So does a broken stack config, with the file before it still broken.
       save(join(dir, "stack.cfg"), "base.yml\n{% for x in %}\n");
