@@ -15,12 +15,13 @@ export default defineConfig({
   // bin.js is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
   preserveEntrySignatures: false,
   // @merge/source-mysql stays an import of the installed package: only MySQL entries need it, and its driver
-  // (mysql2) is large and loads its parts itself. @merge/yaml loads the `yaml` parser on demand from the installed
-  // package too (this package depends on it). With --plugin, bin.ts runs the unbundled modules instead (one
+  // (mysql2) is large and loads its parts itself. With --plugin, bin.ts runs the unbundled modules instead (one
   // @merge/core for the command and the plugin).
   // @merge/core is external too: source-mysql imports it, and the exact model's PyDict must be one class for the
-  // command and for source-mysql (a PyDict of a second copy would read as a plain object).
-  external: ["@merge/source-mysql", "@merge/core"],
+  // command and for source-mysql (a PyDict of a second copy would read as a plain object). So is @merge/yaml: it loads
+  // the `yaml` parser with a require from its own location, which a copy inside dist/chunks cannot resolve (this
+  // package does not depend on `yaml`), so a text its fast path gives up on failed as PLUGIN_FAILED.
+  external: ["@merge/source-mysql", "@merge/core", "@merge/yaml"],
   output: {
     dir: "dist",
     format: "esm",

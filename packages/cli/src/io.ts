@@ -26,10 +26,24 @@ export interface CliIO {
    */
   readonly onFile?: (path: string) => void;
   /**
+   * Told of every place a command looked for input and where a file created later would change the result: a file
+   * that was missing, a glob. `--watch` watches their directories for new files. Commands call it through
+   * `noteSearch`.
+   */
+  readonly onSearch?: (search: SearchedPath) => void;
+  /**
    * Set by `merge diff`: a merging command hands its result (exact model) and what `--explain` needs here instead of
    * printing it. See `finish` in commands/common.ts.
    */
   readonly capture?: (result: CapturedResult) => void;
+}
+
+/** A place a command looked for input (see `CliIO.onSearch`). */
+export interface SearchedPath {
+  /** Absolute and normalized (no `.`, `..` or `//`). */
+  readonly pattern: string;
+  /** True: a glob as Python's `glob` reads it (`@merge/source-stack`'s `globMatches`); false: a literal path. */
+  readonly glob: boolean;
 }
 
 /** A merging command's result as `merge diff` compares it. */

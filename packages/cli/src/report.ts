@@ -1,4 +1,5 @@
 import { formatMergeError, isMergeError } from "@merge/core";
+import { errorExcerpt } from "./excerpt.js";
 import { type CliIO, oneLine, painter, useColor } from "./io.js";
 import { didYouMean } from "./suggest.js";
 
@@ -14,7 +15,7 @@ export function failureReport(error: unknown, env: CliIO["env"], isTTY: boolean,
   const paint = painter(useColor(isTTY, env, color));
   if (isMergeError(error)) {
     const text = oneLine(formatMergeError(error)).replace(/(?= \[[A-Z0-9_]+\]$)/, hintFor(error));
-    return `${paint.red("error:")} ${text}\n${excerptLines(error.details?.excerpt, paint)}`;
+    return `${paint.red("error:")} ${text}\n${errorExcerpt(error, paint)}`;
   }
   if (error instanceof RangeError) {
     const message = safeMessage(error);
@@ -28,31 +29,6 @@ export function failureReport(error: unknown, env: CliIO["env"], isTTY: boolean,
   const debug = env.MERGE_DEBUG !== undefined && env.MERGE_DEBUG !== "" && env.MERGE_DEBUG !== "0";
   const line = `${paint.red("internal error:")} ${oneLine(summary(error))} (a bug in merge, please report it; MERGE_DEBUG=1 shows where) [INTERNAL]\n`;
   return debug ? `${line}${stackOf(error)}` : line;
-}
-
-/**
- * The input line an error points at, and a caret under its column:
- * ```
- *     3 | ports: [80, 443
- *       |                ^
- * ```
- * Control characters (and tabs) are shown as escapes, as in every message; the caret counts the columns of the escaped
- * text.
- * Long lines are cut around the column.
- */
-function excerptLines(excerpt: unknown, paint: ReturnType<typeof painter>): string {
-  if (typeof excerpt !== "object" || excerpt === null) return "";
-  const { line, column, text } = excerpt as { line?: unknown; column?: unknown; text?: unknown };
-  if (typeof line !== "number" || typeof column !== "number" || typeof text !== "string") return "";
-  const chars = [...text];
-  const at = Math.max(0, Math.min(column - 1, chars.length));
-  const start = Math.max(0, at - 60);
-  const shown = (part: string) => oneLine(part.replace(/\t/g, "\\t"));
-  const before = (start > 0 ? "…" : "") + shown(chars.slice(start, at).join(""));
-  const after = shown(chars.slice(at, at + 60).join("")) + (at + 60 < chars.length ? "…" : "");
-  const gutter = String(line).padStart(5);
-  const blank = " ".repeat(gutter.length);
-  return `${paint.dim(`${gutter} |`)} ${before}${after}\n${paint.dim(`${blank} |`)} ${" ".repeat([...before].length)}${paint.red("^")}\n`;
 }
 
 /** ` (did you mean "append"?)` for a mistyped merger name or option in a spec (`lst(append)`, `list(apend)`). */

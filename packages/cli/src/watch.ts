@@ -2,17 +2,22 @@ import { statSync } from "node:fs";
 import { resolve, relative } from "node:path";
 import type { FSWatcher } from "chokidar";
 import type { CommandInput, CommandModule } from "./commands/table.js";
-import type { CliIO } from "./io.js";
+import type { CliIO, SearchedPath } from "./io.js";
 import { oneLine, painter, useColor } from "./io.js";
 import { isUsageError } from "./usage.js";
+import { searchKey, searchWatch } from "./watch-searches.js";
 
 /**
  * `--watch`: runs the command, then again whenever one of the files it read changes — the inputs named on the
  * command line, the files a stack config listed and globbed, the cloud-config parts — and prints each new result, or
  * the error, never exiting on a bad edit. The set of files is taken anew after every run (an edit can add or drop a
- * file from a stack). A mistake in the command line itself (exit 2) is not something an edit fixes: it ends the run.
+ * file from a stack). A file that is not there yet but would change the result is watched for too: a stack file the
+ * config lists that is missing (`minions/{{ minion_id }}.yml`) and a new match of a glob line (`common/*.yml`) — their
+ * directories are watched and a new file is taken when it is one the stack would read. A mistake in the command line
+ * itself (exit 2) is not something an edit fixes: it ends the run.
  *
- * After each run standard error gets `merge: watching N files (Ctrl-C to stop)`; a change is announced as
+ * After each run standard error gets `merge: watching N files (Ctrl-C to stop)` (`... and M patterns` when there are
+ * places to watch for new files); a change is announced as
  * `merge: FILE changed, rendering again`. Files are watched with chokidar; an editor that saves by writing a new file
  * and renaming it over the old one is seen as a change too.
  */
@@ -23,7 +28,10 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
   const { failureReport } = await import("./report.js");
 
   let watched = new Set<string>();
+  let searched = new Map<string, SearchedPath>();
+  let finds: (path: string) => boolean = () => false;
   let watcher: FSWatcher | undefined;
+  let searchWatcher: FSWatcher | undefined;
   let running = false;
   let again: string | undefined;
   let onChange: (path: string) => void = () => undefined;
@@ -31,9 +39,13 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
   // so is a duplicate (chokidar's change event and the raw one for the same write) and is ignored.
   const seen = new Map<string, string>();
 
-  // A new watcher over exactly these files; the old one is closed once the new one is ready, so no change between
-  // the two is missed, and the "watching" line is printed only when changes are really being watched.
-  const watchFiles = async (files: ReadonlySet<string>): Promise<void> => {
+  // A new watcher over exactly these files (and one over the searches' directories); the old ones are closed once the
+  // new ones are ready, so no change between the two is missed, and the "watching" line is printed only when changes
+  // are really being watched.
+  const watchFiles = async (
+    files: ReadonlySet<string>,
+    searches: ReadonlyMap<string, SearchedPath>,
+  ): Promise<void> => {
     const next = chokidarWatch([...files], { ignoreInitial: true, persistent: true });
     next.on("change", (path) => onChange(path));
     next.on("add", (path) => onChange(path));
@@ -47,20 +59,47 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     });
     next.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
     await new Promise<void>((resolve) => next.once("ready", () => resolve()));
-    const old = watcher;
+    const search = searchWatch(searches.values());
+    let nextSearch: FSWatcher | undefined;
+    if (search.roots.length > 0) {
+      nextSearch = chokidarWatch([...search.roots], {
+        ignoreInitial: true,
+        persistent: true,
+        ignored: (path: string) => search.ignored(path),
+      });
+      const found = (path: string) => {
+        if (search.finds(path)) onChange(path);
+      };
+      nextSearch.on("add", found);
+      nextSearch.on("change", found);
+      nextSearch.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
+      const ready = nextSearch;
+      await new Promise<void>((resolve) => ready.once("ready", () => resolve()));
+    }
+    const old = [watcher, searchWatcher];
     watcher = next;
-    await old?.close();
+    searchWatcher = nextSearch;
+    finds = search.finds;
+    for (const closing of old) await closing?.close();
+  };
+  const closeAll = async (): Promise<void> => {
+    await watcher?.close();
+    await searchWatcher?.close();
   };
 
   const runOnce = async (): Promise<void> => {
     running = true;
     const files = new Set<string>();
+    const searches = new Map<string, SearchedPath>();
     for (const file of watched) seen.set(file, fingerprint(file));
     const tracked: CliIO = {
       ...io,
       onFile: (path) => {
         files.add(path);
         seen.set(path, fingerprint(path));
+      },
+      onSearch: (search) => {
+        searches.set(searchKey(search), search);
       },
     };
     let failed = false;
@@ -73,21 +112,25 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     }
     // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it keeps
     // watching what the last run read as well, so fixing any of those files renders again.
-    if (failed) for (const file of watched) files.add(file);
-    if (files.size > 0 && !sameSet(files, watched)) {
-      watched = files;
-      await watchFiles(watched);
-    } else if (watcher === undefined) {
-      await watchFiles(watched);
+    if (failed) {
+      for (const file of watched) files.add(file);
+      for (const [key, search] of searched) searches.set(key, search);
     }
-    const count = `${watched.size} file${watched.size === 1 ? "" : "s"}`;
+    const filesChanged = files.size > 0 && !sameSet(files, watched);
+    const searchesChanged = !sameSet(new Set(searches.keys()), new Set(searched.keys()));
+    if (filesChanged) watched = files;
+    if (searchesChanged) searched = searches;
+    if (filesChanged || searchesChanged || watcher === undefined) await watchFiles(watched, searched);
+    const patterns =
+      searched.size === 0 ? "" : ` and ${searched.size} pattern${searched.size === 1 ? "" : "s"}`;
+    const count = `${watched.size} file${watched.size === 1 ? "" : "s"}${patterns}`;
     io.writeErr(`${paint.dim(`merge: watching ${count} (Ctrl-C to stop)`)}\n`);
     running = false;
   };
 
   return await new Promise<number>((_resolve, reject) => {
     onChange = (path: string) => {
-      if (!watched.has(path)) return;
+      if (!watched.has(path) && !finds(path)) return;
       if (seen.get(path) === fingerprint(path)) return;
       if (running) {
         again = path;
@@ -105,7 +148,7 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
         try {
           await runOnce();
         } catch (error) {
-          await watcher?.close();
+          await closeAll();
           reject(error);
           return;
         }
@@ -115,7 +158,7 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
       }
     };
     runOnce().catch(async (error: unknown) => {
-      await watcher?.close();
+      await closeAll();
       reject(error);
     });
   });

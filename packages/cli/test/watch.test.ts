@@ -17,53 +17,27 @@ function save(path: string, text: string): void {
 }
 
 /**
- * Resolves once `done()` holds, looked at whenever the process writes to `stream`; rejects if the process ends first.
- * No clock: it waits for the process, however long a busy machine makes it take.
+ * Resolves once `text()` has `count` occurrences of `marker`, looked at whenever the process writes to standard error
+ * or output (the two pipes are read in no fixed order: a result's output may arrive after the line that follows it);
+ * rejects if the process ends first. No clock: it waits for the process, however long a busy machine makes it take.
  */
-function when(
-  run: Running,
-  stream: "stdout" | "stderr",
-  done: () => boolean,
-  what: () => string,
-): Promise<void> {
-  const pipe = run.child[stream];
+function until(text: () => string, marker: string, count: number, run: Running): Promise<void> {
+  const enough = () => text().split(marker).length - 1 >= count;
+  const streams = [run.child.stderr, run.child.stdout];
   return new Promise((resolve, reject) => {
-    if (done()) return resolve();
+    if (enough()) return resolve();
     const look = () => {
-      if (!done()) return;
-      pipe?.off("data", look);
+      if (!enough()) return;
+      for (const stream of streams) stream?.off("data", look);
       resolve();
     };
-    pipe?.on("data", look);
+    for (const stream of streams) stream?.on("data", look);
     run.finished.then(() => {
-      pipe?.off("data", look);
-      if (done()) resolve();
-      else reject(new Error(`merge ended before ${what()}`));
+      for (const stream of streams) stream?.off("data", look);
+      if (enough()) resolve();
+      else reject(new Error(`merge ended before printing "${marker}" ${count} times: ${text()}`));
     });
   });
-}
-
-/** Resolves once `text()` (standard error) has `count` occurrences of `marker`. */
-function until(text: () => string, marker: string, count: number, run: Running): Promise<void> {
-  return when(
-    run,
-    "stderr",
-    () => text().split(marker).length - 1 >= count,
-    () => `printing "${marker}" ${count} times: ${text()}`,
-  );
-}
-
-/**
- * Resolves once standard output is `expected` (or, with `ending`, ends with it). Standard output and standard error
- * are two pipes: a result printed before "watching" may still be on its way when that line has arrived.
- */
-function output(text: () => string, expected: string, run: Running, ending = false): Promise<void> {
-  return when(
-    run,
-    "stdout",
-    () => (ending ? text().endsWith(expected) : text() === expected),
-    () => `printing ${JSON.stringify(expected)} (printed ${JSON.stringify(text())})`,
-  );
 }
 
 describe("--watch", () => {
@@ -87,18 +61,23 @@ describe("--watch", () => {
     const out = () => stdout;
     try {
       await until(err, "merge: watching 3 files (Ctrl-C to stop)\n", 1, run);
-      await output(out, "port: 22\nrole: web\n", run);
+      await until(out, "role: web\n", 1, run);
+      expect(stdout).toBe("port: 22\nrole: web\n");
 
       // A file the stack config listed (not named on the command line) is watched.
       save(join(hosts, "web1.yml"), "role: db\n");
       await until(err, "merge: watching", 2, run);
+      await until(out, "role: db\n", 1, run);
       expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
-      await output(out, "port: 22\nrole: web\nport: 22\nrole: db\n", run);
+      expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
 
-      // A bad edit prints the error, never ends the run, and keeps watching what the last good run read.
+      // A bad edit prints the error (with its line: a file without template syntax is the author's text), never ends
+      // the run, and keeps watching what the last good run read.
       save(join(dir, "base.yml"), "port: [\n");
       await until(err, "merge: watching", 3, run);
-      expect(stderr).toMatch(/error: base\.yml:1:\d+: .*\[YAML_PARSE\]\nmerge: watching 3 files/);
+      expect(stderr).toMatch(
+        /error: base\.yml:1:\d+: .*\[YAML_PARSE\]\n {4}1 \| port: \[\n {6}\| +\^\nmerge: watching 3 files/,
+      );
 
       // So does a broken stack config, with the file before it still broken.
       save(join(dir, "stack.cfg"), "base.yml\n{% for x in %}\n");
@@ -110,8 +89,85 @@ describe("--watch", () => {
       await until(err, "merge: watching", 5, run);
       save(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
       await until(err, "merge: watching", 6, run);
-      await output(out, "port: 2222\nrole: db\n", run, true);
+      await until(out, "port: 2222\nrole: db\n", 1, run);
+      expect(stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
       expect(run.child.exitCode).toBe(null);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.finished;
+    }
+  });
+
+  it("renders again when a file the stack looked for appears: a missing per-minion file, a new glob match", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-watch-"));
+    writeFileSync(join(dir, "stack.cfg"), "common/*.yml\nminions/{{ minion_id }}.yml\n");
+    mkdirSync(join(dir, "common"));
+    writeFileSync(join(dir, "common", "a.yml"), "a: 1\n");
+    const run = startMerge(["stack", "stack.cfg", "--minion-id", "web1", "--watch"], { cwd: dir });
+    let stdout = "";
+    let stderr = "";
+    run.child.stdout?.on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    run.child.stderr?.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const err = () => stderr;
+    const out = () => stdout;
+    try {
+      // stack.cfg and common/a.yml are read; common/*.yml and the missing minions/web1.yml are watched for.
+      await until(err, "merge: watching 2 files and 2 patterns (Ctrl-C to stop)\n", 1, run);
+      expect(stdout).toBe("a: 1\n");
+
+      // The per-minion file is created later, in a directory that did not exist either.
+      mkdirSync(join(dir, "minions"));
+      save(join(dir, "minions", "web1.yml"), "role: web\n");
+      await until(err, "merge: watching", 2, run);
+      await until(out, "role: web\n", 1, run);
+      expect(stderr).toContain(`merge: ${join("minions", "web1.yml")} changed, rendering again\n`);
+      expect(stdout).toBe("a: 1\na: 1\nrole: web\n");
+
+      // Another minion's file is not one this stack reads: nothing is rendered for it. A new match of the glob is.
+      save(join(dir, "minions", "db1.yml"), "role: db\n");
+      save(join(dir, "common", "b.yml"), "b: 2\n");
+      await until(err, "merge: watching", 3, run);
+      await until(out, "b: 2\n", 1, run);
+      expect(stderr).toContain(`merge: ${join("common", "b.yml")} changed, rendering again\n`);
+      expect(stderr).not.toContain("db1.yml");
+      expect(stdout.endsWith("a: 1\nb: 2\nrole: web\n")).toBe(true);
+      expect(stderr).toContain("merge: watching 4 files and 1 pattern (Ctrl-C to stop)\n");
+      expect(run.child.exitCode).toBe(null);
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.finished;
+    }
+  });
+
+  it("watches the stack files of merge pillar, and a missing one, without --explain", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-watch-"));
+    writeFileSync(join(dir, "master"), "ext_pillar:\n  - stack: stack.cfg\n");
+    writeFileSync(join(dir, "stack.cfg"), "base.yml\nminions/{{ minion_id }}.yml\n");
+    writeFileSync(join(dir, "base.yml"), "port: 22\n");
+    const run = startMerge(["pillar", "--config", "master", "--minion-id", "web1", "--watch"], { cwd: dir });
+    let stdout = "";
+    let stderr = "";
+    run.child.stdout?.on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    run.child.stderr?.on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const err = () => stderr;
+    const out = () => stdout;
+    try {
+      await until(err, "merge: watching 3 files and 1 pattern (Ctrl-C to stop)\n", 1, run);
+      save(join(dir, "base.yml"), "port: 2222\n");
+      await until(err, "merge: watching", 2, run);
+      mkdirSync(join(dir, "minions"));
+      save(join(dir, "minions", "web1.yml"), "role: web\n");
+      await until(err, "merge: watching", 3, run);
+      await until(out, "role: web\n", 1, run);
+      expect(stdout).toBe("port: 22\nport: 2222\nport: 2222\nrole: web\n");
     } finally {
       run.child.kill("SIGTERM");
       await run.finished;

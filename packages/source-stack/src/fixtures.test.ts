@@ -65,6 +65,7 @@ describe("a platform stack selected per environment", () => {
       data: {},
       files: [],
       warnings: [],
+      searched: [],
     });
   });
 });

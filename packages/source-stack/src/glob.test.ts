@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { StackFiles } from "./files.js";
-import { fnmatch, fnmatchRegex, pyGlob, splitPath } from "./glob.js";
+import { fnmatch, fnmatchRegex, globMatches, pyGlob, splitPath } from "./glob.js";
 import { compareCodePoints } from "@merge/core";
 import { makeTree } from "./test-tree.js";
 
@@ -165,5 +165,30 @@ describe("glob over a directory", () => {
     expect(splitPath("c.cfg")).toEqual(["", "c.cfg"]);
     expect(splitPath("/c.cfg")).toEqual(["/", "c.cfg"]);
     expect(splitPath("a//b")).toEqual(["a", "b"]);
+  });
+});
+
+describe("globMatches (would pyGlob name this path)", () => {
+  it("matches segment by segment, wildcards never across a slash nor onto a leading dot", () => {
+    expect(globMatches("/srv/common/*.yml", "/srv/common/new.yml")).toBe(true);
+    expect(globMatches("/srv/common/*.yml", "/srv/common/.new.yml")).toBe(false);
+    expect(globMatches("/srv/common/.*.yml", "/srv/common/.new.yml")).toBe(true);
+    expect(globMatches("/srv/common/*.yml", "/srv/common/sub/new.yml")).toBe(false);
+    expect(globMatches("/srv/*/x.yml", "/srv/a/x.yml")).toBe(true);
+    expect(globMatches("/srv/minions/w[*]b.yml", "/srv/minions/w*b.yml")).toBe(true);
+    expect(globMatches("/srv/minions/w[*]b.yml", "/srv/minions/wxb.yml")).toBe(false);
+  });
+
+  it("compares a segment without wildcards as it is", () => {
+    expect(globMatches("a/{x,y}.yml", "a/{x,y}.yml")).toBe(true);
+    expect(globMatches("a/{x,y}.yml", "a/x.yml")).toBe(false);
+  });
+
+  it("with leading, also matches the directories a pattern descends into", () => {
+    expect(globMatches("/srv/*/x.yml", "/srv/a", true)).toBe(true);
+    expect(globMatches("/srv/*/x.yml", "/srv", true)).toBe(true);
+    expect(globMatches("/srv/*/x.yml", "/srv/.git", true)).toBe(false);
+    expect(globMatches("/srv/*/x.yml", "/other", true)).toBe(false);
+    expect(globMatches("/srv/*/x.yml", "/srv/a", false)).toBe(false);
   });
 });

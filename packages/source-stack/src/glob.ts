@@ -78,6 +78,24 @@ function glob0(dir: string, basename: string, _dirsOnly: boolean, fs: GlobFs): s
 }
 
 /**
+ * Whether `pyGlob(pattern)` would name `path` were it there, deciding segment by segment as glob does: a segment
+ * without `*?[` is compared as it is, a wildcard never matches a leading dot unless the segment starts with one. Both
+ * are written alike (both absolute, or both relative to one directory; no `//`, `.` or `..`). With `leading`, a path
+ * with fewer segments matches when it matches the pattern's first ones: a directory the pattern descends into.
+ */
+export function globMatches(pattern: string, path: string, leading = false): boolean {
+  const want = pattern.split("/");
+  const have = path.split("/");
+  if (leading ? have.length > want.length : have.length !== want.length) return false;
+  return have.every((name, index) => {
+    const segment = want[index]!;
+    if (!hasMagic(segment)) return segment === name;
+    if (name.startsWith(".") && !segment.startsWith(".")) return false;
+    return compileFnmatch(segment)(name);
+  });
+}
+
+/**
  * Python's `fnmatch.fnmatch(name, pattern)` on POSIX (case-sensitive, over code points). It runs in time bounded by
  * name length × pattern length whatever the pattern: a name is never re-read from an earlier star.
  */

@@ -17,7 +17,7 @@ export {
   type StackFileInfo,
   type StackFileSystem,
 } from "./files.js";
-export { fnmatch, fnmatchRegex, type GlobFs, pyGlob } from "./glob.js";
+export { fnmatch, fnmatchRegex, type GlobFs, globMatches, pyGlob } from "./glob.js";
 export {
   configItems,
   createStackLoader,
@@ -26,6 +26,7 @@ export {
   type StackHost,
   type StackLoader,
   type StackLoaderOptions,
+  type StackLookup,
   type StackResult,
 } from "./loader.js";
 export { createMemoryFileSystem } from "./memory-files.js";

@@ -53,6 +53,33 @@ describe("config files", () => {
     expect(result.data.l).toEqual(["b", "a", "b", "a"]);
   });
 
+  it("reports what it looked for, found or not: config files and each line as the glob it was read as", () => {
+    const result = load(["nope.cfg", "lines.cfg", "glob.cfg"]);
+    expect(result.searched).toEqual([
+      { kind: "config", pattern: "nope.cfg", config: "nope.cfg", matched: 0 },
+      { kind: "config", pattern: "lines.cfg", config: "lines.cfg", matched: 1 },
+      { kind: "line", pattern: "a.yml", config: "lines.cfg", matched: 1 },
+      { kind: "line", pattern: " a.yml", config: "lines.cfg", matched: 0 },
+      { kind: "line", pattern: "#b.yml", config: "lines.cfg", matched: 1 },
+      { kind: "line", pattern: "b.yml", config: "lines.cfg", matched: 1 },
+      { kind: "line", pattern: "missing.yml", config: "lines.cfg", matched: 0 },
+      { kind: "line", pattern: "b.yml", config: "lines.cfg", matched: 1 },
+      { kind: "config", pattern: "glob.cfg", config: "glob.cfg", matched: 1 },
+      { kind: "line", pattern: "n/*.yml", config: "glob.cfg", matched: 4 },
+    ]);
+  });
+
+  it("reports a minion's text in a looked-for line escaped, so the pattern matches only that name", () => {
+    const tree = makeTree({ "host.cfg": "hosts/{{ minion_id }}.yml\n" });
+    const result = loadStack({ config: "host.cfg", cwd: tree, minionId: "w*b" });
+    expect(result.searched[1]).toEqual({
+      kind: "line",
+      pattern: "hosts/w[*]b.yml",
+      config: "host.cfg",
+      matched: 0,
+    });
+  });
+
   it("resolves YAML paths against the config's own directory", () => {
     const outer = makeTree({ "stack/config.cfg": "a.yml\n", "stack/a.yml": "x: 1\n" });
     const result = loadStack({ config: join(outer, "stack/config.cfg"), minionId: "m" });

@@ -23,7 +23,7 @@ import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
-import { withoutRenderedText } from "./redact.js";
+import { renderedYamlError } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
 import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
 
@@ -99,6 +99,27 @@ export interface StackResult<D extends Mapping = Dict> {
   /** The YAML files merged, in order, named as Salt's glob names them (config directory joined with the line). */
   readonly files: readonly string[];
   readonly warnings: readonly StackWarning[];
+  /**
+   * Everything the load looked for, found or not, in order: each config file and each config line as the glob
+   * pattern it was read as. A file created later that one of them names (`minions/web9.yml`, a new `common/x.yml`)
+   * changes the result, which `files` alone cannot tell: a watcher watches for these.
+   */
+  readonly searched: readonly StackLookup[];
+}
+
+/** One config file or config line the load looked for (see `StackResult.searched`). */
+export interface StackLookup {
+  /** `config`: a config file, `pattern` a literal path; `line`: a config line, `pattern` a glob as `pyGlob` reads it. */
+  readonly kind: "config" | "line";
+  /**
+   * Named as `files` are: relative paths are relative to the loader's `cwd`. A line is the config's directory joined
+   * with the line (`common/*.yml`); text a minion controls is escaped in it (`[*]`), so it matches only itself.
+   */
+  readonly pattern: string;
+  /** The config file the line is in (for a config file, itself). */
+  readonly config: string;
+  /** How many paths it matched this time: 0 when the file is missing or the glob matched nothing. */
+  readonly matched: number;
 }
 
 export interface StackLoader<D extends Mapping = Dict> {
@@ -183,6 +204,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     const plainOpts = cloneTree(checkedInput(host.opts ?? options.opts ?? {}, "opts", options.maxDepth));
     const fold = newFold();
     const merged: string[] = [];
+    const searched: StackLookup[] = [];
     // Matchers select on the caller's values (their keys and values keep their JavaScript types).
     const configs = configPaths(options.config, {
       pillar: plainPillar,
@@ -201,7 +223,9 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       ? { minionId: marked.minionId, grains: toExact(marked.grains), opts: toExact(marked.opts) }
       : { minionId: host.minionId, grains, opts };
     for (const cfg of configs) {
-      if (!files.isFile(cfg)) {
+      const present = files.isFile(cfg);
+      searched.push({ kind: "config", pattern: cfg, config: cfg, matched: present ? 1 : 0 });
+      if (!present) {
         warn({
           code: "STACK_CONFIG_MISSING",
           message: `Ignoring pillar stack cfg "${cfg}": file does not exist`,
@@ -238,7 +262,9 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
           });
           continue;
         }
-        const matches = pyGlob(joinPath(baseDir, read.pattern), files);
+        const pattern = joinPath(baseDir, read.pattern);
+        const matches = pyGlob(pattern, files);
+        searched.push({ kind: "line", pattern, config: cfg, matched: matches.length });
         if (matches.length === 0) {
           const shown = read.pattern === item ? item : showItem(item);
           warn({
@@ -265,7 +291,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
           try {
             doc = parse(text, path);
           } catch (error) {
-            throw withoutRenderedText(error, source, text);
+            throw renderedYamlError(error, source, text);
           }
           if (!isMapping(doc)) {
             warn({
@@ -294,6 +320,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       data: exactResult ? fold.value : (toPlain(fold.value) as Dict),
       files: merged,
       warnings,
+      searched,
     };
     warnings = [];
     return result;

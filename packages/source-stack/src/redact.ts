@@ -1,4 +1,20 @@
 import { isMergeError, MergeError } from "@merge/core";
+import { jinjaSource } from "@merge/jinja";
+
+/**
+ * A YAML error in a stack file's rendered text, as it may be told: a templated file's without the rendered text
+ * (`withoutRenderedText`); a file whose rendering is its own text (no template syntax) with the line it points at
+ * (`withSourceLine`). Anything else (a custom renderer that changed a file without Jinja syntax) as it is.
+ *
+ * The line is given as `details.excerpt` (`{ line, column, text }`), which the CLI prints under the message with a
+ * caret under the column. It is given only when it is the author's text, exactly: the rendered line the position
+ * counts in is the same string as the template's line of that number. So no pillar, grains or opts value can be in
+ * it, and the caret stands where the parser stopped.
+ */
+export function renderedYamlError(error: unknown, source: string, rendered: string): unknown {
+  if (hasJinja(source)) return withoutRenderedText(error, source, rendered);
+  return rendered === jinjaSource(source) ? withSourceLine(error, rendered) : error;
+}
 
 /** Whether a template's text holds any Jinja syntax (otherwise its rendering is the author's text itself). */
 export function hasJinja(source: string): boolean {
@@ -18,6 +34,16 @@ export function withoutRenderedText(error: unknown, source: string, rendered: st
   const column = error.source?.column;
   let message = `${yamlProblem(error.message)} in the rendered text`;
   if (line !== undefined) message += ` at line ${line}${column === undefined ? "" : `, column ${column}`}`;
+  // A line the rendering left as the author wrote it is quoted exactly, with a caret; no other rendered text is.
+  const exact = line === undefined || column === undefined ? undefined : sameLine(source, rendered, line);
+  if (exact !== undefined) {
+    message += " (a line of the template's own text; other rendered text is not shown)";
+    return new MergeError(error.code, message, {
+      source: error.source,
+      path: error.keys,
+      details: { ...error.details, excerpt: { line, column, text: exact } },
+    });
+  }
   message += " (rendered text is not shown: it may hold pillar or opts values)";
   const lines = (text: string) => text.replace(/(?:\r\n?|\n)$/, "").split(/\r\n?|\n/);
   const sourceLines = lines(source);
@@ -39,4 +65,32 @@ function yamlProblem(message: string): string {
   const cut = message.search(/['"`:]/);
   const kind = (cut < 0 ? message : message.slice(0, cut)).trim();
   return kind === "" ? "invalid YAML" : kind;
+}
+
+/** Line `line` of the rendered text when it is, exactly, the template's line of that number. */
+function sameLine(source: string, rendered: string, line: number): string | undefined {
+  const text = yamlLines(rendered)[line - 1];
+  return text !== undefined && text === yamlLines(jinjaSource(source))[line - 1] ? text : undefined;
+}
+
+/** The lines YAML positions count in (PyYAML's line breaks). */
+function yamlLines(text: string): string[] {
+  return text.split(/\r\n|[\r\n\u0085\u2028\u2029]/);
+}
+
+/** A YAML error in a file whose rendering is its own text, with the line it points at (see `renderedYamlError`). */
+function withSourceLine(error: unknown, rendered: string): unknown {
+  if (!isMergeError(error)) return error;
+  const line = error.source?.line;
+  const column = error.source?.column;
+  if (line === undefined || column === undefined) return error;
+  const text = yamlLines(rendered)[line - 1];
+  if (text === undefined) return error;
+  return new MergeError(error.code, error.message, {
+    source: error.source,
+    path: error.keys,
+    plugin: error.plugin,
+    cause: error.cause,
+    details: { ...error.details, excerpt: { line, column, text } },
+  });
 }

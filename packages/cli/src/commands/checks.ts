@@ -9,6 +9,7 @@ import {
   type SpecInput,
 } from "@merge/core";
 import { loadYaml12 } from "@merge/yaml";
+import { errorExcerpt } from "../excerpt.js";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
 import { type LoadedDocument, loadDocument, withExcerpt } from "../load-document.js";
 import { didYouMean } from "../suggest.js";
@@ -100,9 +101,11 @@ export function unknownOptions(registry: Registry, spec: SpecInput, where?: stri
  */
 export function strictFailure(io: CliIO, problems: readonly MergeError[]): number | undefined {
   if (problems.length === 0) return undefined;
-  const paint = painter(useColor(io.stderrIsTTY, io.env));
+  const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   for (const problem of problems)
-    io.writeErr(`${paint.red("error:")} ${oneLine(formatMergeError(problem))}\n`);
+    io.writeErr(
+      `${paint.red("error:")} ${oneLine(formatMergeError(problem))}\n${errorExcerpt(problem, paint)}`,
+    );
   io.writeErr(
     `${paint.red("error:")} --strict: ${problems.length} problem${problems.length === 1 ? "" : "s"}; nothing written [STRICT]\n`,
   );

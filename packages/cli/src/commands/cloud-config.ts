@@ -32,7 +32,8 @@ import {
   explainResult,
   type TraceRecorder,
 } from "@merge/explain";
-import type { CliIO } from "../io.js";
+import { errorExcerpt } from "../excerpt.js";
+import { type CliIO, painter, useColor } from "../io.js";
 import { fileError, readStdinBytes } from "../read-input.js";
 import { UsageError } from "../usage.js";
 import { strictFailure, unknownOptions, type YamlVersion, yamlVersion } from "./checks.js";
@@ -44,6 +45,7 @@ import {
   reportValidation,
 } from "./cloud-init-common.js";
 import { createOutputOptions, emit, finish, noteFile, warn } from "./common.js";
+import { type PartOrigin, partProblem, textOf } from "./part-errors.js";
 import type { CommandInput } from "./table.js";
 
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
@@ -66,12 +68,18 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const registry = await cloudInitRegistry(options.plugins, io.cwd);
   const instanceData = await readInstanceData(values, io);
   const problems: MergeError[] = [];
+  const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   const report = (error: MergeError, what: string) => {
     if (strict) problems.push(error);
-    else warn(io, `${what}: ${formatMergeError(error)}`);
+    else {
+      warn(io, `${what}: ${formatMergeError(error)}`);
+      io.writeErr(errorExcerpt(error, paint));
+    }
   };
 
   const parts: CloudConfigPart[] = [];
+  // Which input each part came from, and whether its text may be quoted (a rendered template's may not).
+  const origins = new Map<CloudConfigPart, PartOrigin>();
   for (const name of positionals) {
     const bytes = await readBytes(name, io);
     let data: UserData;
@@ -85,10 +93,12 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       data = { parts: [{ text: new Uint8Array(bytes), name }], skipped: [] };
     }
     const rendered = await renderTemplateParts(data, instanceData);
+    const written = new Set(data.parts);
+    for (const part of rendered.parts) origins.set(part, { input: name, quotable: written.has(part) });
     for (const skipped of rendered.skipped)
       warn(io, `${name}: skipped part ${skipped.name}: ${skipped.reason}`);
     for (const template of rendered.templates) reportTemplate(io, name, template, instanceData, report);
-    parts.push(...(version === "1.2" ? loadParts12(rendered.parts, report) : rendered.parts));
+    parts.push(...(version === "1.2" ? loadParts12(rendered.parts, origins, report) : rendered.parts));
   }
 
   const recorder = options.explain || validate ? createTraceRecorder() : undefined;
@@ -101,7 +111,11 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   });
   for (const outcome of result.parts) {
     if (outcome.status === "rejected" && outcome.error !== undefined) {
-      report(outcome.error, "part rejected, as cloud-init would");
+      const part = parts[outcome.index]!;
+      report(
+        partProblem(outcome.error, part, origins.get(part)) as MergeError,
+        "part rejected, as cloud-init would",
+      );
     }
     if (outcome.mergers !== undefined) {
       for (const problem of unknownOptions(registry, outcome.mergers, outcome.name)) {
@@ -322,7 +336,11 @@ function reportTemplate(
 }
 
 /** `--yaml 1.2`: cloud-config parts read with the YAML 1.2 core schema; a part that does not load is rejected. */
-function loadParts12(parts: readonly CloudConfigPart[], report: (error: MergeError, what: string) => void) {
+function loadParts12(
+  parts: readonly CloudConfigPart[],
+  origins: ReadonlyMap<CloudConfigPart, PartOrigin>,
+  report: (error: MergeError, what: string) => void,
+) {
   const out: CloudConfigPart[] = [];
   for (const part of parts) {
     if (part.type === "text/cloud-config-jsonp" || (part.type === undefined && isJsonPatch(part))) {
@@ -334,7 +352,7 @@ function loadParts12(parts: readonly CloudConfigPart[], report: (error: MergeErr
       if (data === null || data === undefined) out.push({ ...part, text: "" });
       else out.push({ ...part, data });
     } catch (error) {
-      report(error as MergeError, "part rejected");
+      report(partProblem(error, part, origins.get(part)) as MergeError, "part rejected");
     }
   }
   return out;
@@ -342,10 +360,6 @@ function loadParts12(parts: readonly CloudConfigPart[], report: (error: MergeErr
 
 function isJsonPatch(part: CloudConfigPart): boolean {
   return textOf(part).trimStart().toLowerCase().startsWith("#cloud-config-jsonp");
-}
-
-function textOf(part: CloudConfigPart): string {
-  return typeof part.text === "string" ? part.text : new TextDecoder().decode(part.text ?? new Uint8Array());
 }
 
 async function readBytes(name: string, io: CliIO): Promise<Buffer> {

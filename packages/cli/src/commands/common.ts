@@ -1,4 +1,5 @@
 import { createRegistry, type MergerPlugin, type Registry } from "@merge/core";
+import type { StackLookup } from "@merge/source-stack";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
 import { loadPluginModule } from "../plugins.js";
 import { resolve } from "node:path";
@@ -97,6 +98,18 @@ export async function finish(
 /** Tells `--watch` (through `io.onFile`) that the command read this file; the path is made absolute. */
 export function noteFile(io: CliIO, path: string): void {
   io.onFile?.(resolve(io.cwd, path));
+}
+
+/**
+ * Tells `--watch` (through `io.onSearch`) where a stack load looked for files that a new file could change: each
+ * config file or line that matched nothing, and each glob line. `base` is the directory the loader resolved against.
+ */
+export function noteSearches(io: CliIO, base: string, searched: readonly StackLookup[]): void {
+  if (io.onSearch === undefined) return;
+  for (const lookup of searched) {
+    const glob = lookup.kind === "line" && /[*?[]/.test(lookup.pattern);
+    if (glob || lookup.matched === 0) io.onSearch({ pattern: resolve(io.cwd, base, lookup.pattern), glob });
+  }
 }
 
 export function warn(io: CliIO, message: string): void {

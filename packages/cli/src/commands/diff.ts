@@ -272,6 +272,7 @@ async function commandSides(
       },
       writeErr: (text) => io.writeErr(text.replace(/^(?=.)/gm, tag)),
       onFile: undefined,
+      onSearch: undefined,
     };
     const module = await command.load();
     await module.execute({ values, positionals: parsed.positionals, io: sideIO });

@@ -3,7 +3,15 @@ import { dirname, relative, resolve } from "node:path";
 import { type Dict, type Mapping, PyDict } from "@merge/core";
 import { loadYamlWithPositions } from "@merge/yaml";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
-import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
+import {
+  createCliRegistry,
+  createOutputOptions,
+  finish,
+  noteFile,
+  noteSearches,
+  requiredString,
+  warn,
+} from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
 import { fetchMysqlEntry } from "./mysql-source.js";
 import { exactMappingFile } from "./stack.js";
@@ -59,6 +67,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       }
       const before = merged.length;
       const result = loadStack(loaderOptions);
+      noteSearches(io, baseDir, result.searched);
       for (const warning of result.warnings) {
         if (warning.file !== undefined) noteFile(io, resolve(baseDir, warning.file));
         warn(
@@ -66,10 +75,11 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
           `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`,
         );
       }
+      // --watch watches the stack's files, --explain or not.
+      for (const path of result.files) noteFile(io, resolve(baseDir, path));
       if (recorder !== undefined) {
         result.files.forEach((path, index) => {
           const absolute = resolve(baseDir, path);
-          noteFile(io, absolute);
           documents[before + index] = located(relative(io.cwd, absolute), absolute, merged[before + index]);
         });
       }

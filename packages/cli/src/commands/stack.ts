@@ -6,7 +6,15 @@ import { loadStack, type StackLoaderOptions } from "@merge/source-stack";
 import { loadYamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "../io.js";
 import { loadDocument } from "../load-document.js";
-import { createCliRegistry, createOutputOptions, finish, noteFile, requiredString, warn } from "./common.js";
+import {
+  createCliRegistry,
+  createOutputOptions,
+  finish,
+  noteFile,
+  noteSearches,
+  requiredString,
+  warn,
+} from "./common.js";
 import type { CommandInput, ParsedValues } from "./table.js";
 import { saltYaml } from "./checks.js";
 
@@ -51,6 +59,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     values: "exact",
   });
   for (const file of result.files) noteFile(io, file);
+  noteSearches(io, io.cwd, result.searched);
   for (const warning of result.warnings) {
     // A file skipped with a warning (not a mapping) is still one the result depends on: --watch watches it.
     if (warning.file !== undefined) noteFile(io, warning.file);
