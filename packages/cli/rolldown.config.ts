@@ -15,7 +15,8 @@ function nunjucksWithoutWatch(): Plugin {
   return {
     name: "nunjucks-without-watch",
     resolveId(source, importer) {
-      if (source === "chokidar" && importer !== undefined && /[\\/]nunjucks[\\/]/.test(importer)) return NO_WATCH;
+      if (source === "chokidar" && importer !== undefined && /[\\/]nunjucks[\\/]/.test(importer))
+        return NO_WATCH;
       return null;
     },
     load(id) {
