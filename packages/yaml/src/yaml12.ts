@@ -32,7 +32,7 @@ const NO_KEY_VALUE = Symbol("null key");
  */
 function keyNodeIdentity(keyNode: Node | null): unknown {
   if (keyNode === null) return NO_KEY;
-  if (!isScalar(keyNode)) return keyNode;
+  if (!yamlLibrary().isScalar(keyNode)) return keyNode;
   const value = keyNode.value;
   if (typeof value === "number" && Number.isNaN(value)) return undefined;
   // -0 === 0, as a Set sees them too.
