@@ -15,6 +15,7 @@ describe("the bundled command", () => {
     const run = merge(["stack", "stack.cfg", "--minion-id", "m1"], {
       cwd: dir,
       env: { NODE_PATH: undefined },
+      binary: true,
     });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -22,7 +23,11 @@ describe("the bundled command", () => {
   });
 
   it("reads a YAML 1.2 document with merge docs (the yaml package's parser)", () => {
-    const run = merge(["docs", "-"], { input: "a: on\nb: 0755\n", env: { NODE_PATH: undefined } });
+    const run = merge(["docs", "-"], {
+      input: "a: on\nb: 0755\n",
+      env: { NODE_PATH: undefined },
+      binary: true,
+    });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("a: 'on'\nb: 755\n");
