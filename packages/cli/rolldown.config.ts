@@ -1,27 +1,49 @@
 import { rmSync } from "node:fs";
-import { defineConfig } from "rolldown";
+import { defineConfig, type Plugin } from "rolldown";
 
 // Chunk names carry a content hash: the last build's chunks go first (tsc's output next to them stays).
 rmSync(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
 
+const NO_WATCH = "\0nunjucks-without-watch";
+
+/**
+ * nunjucks' file loaders `require("chokidar")` for their `watch` option, which @merge/jinja never sets (it has no
+ * file loader at all). Left alone, the bundler resolves that to the CLI's own chokidar and the template engine's
+ * chunk imports the watcher's chunk at start-up; this module stands in for it and fails as a missing chokidar would.
+ */
+function nunjucksWithoutWatch(): Plugin {
+  return {
+    name: "nunjucks-without-watch",
+    resolveId(source, importer) {
+      if (source === "chokidar" && importer !== undefined && /[\\/]nunjucks[\\/]/.test(importer))
+        return NO_WATCH;
+      return null;
+    },
+    load(id) {
+      return id === NO_WATCH ? 'throw new Error("nunjucks\' watch option is not available in merge");' : null;
+    },
+  };
+}
+
 /**
  * The `merge` command as a bundle (see README, "How it is built"): `dist/bin.js` holds the start-up path (argument
- * parsing, help, the command table) and each command, with the packages it uses, is a chunk in `dist/chunks/`
- * loaded only when that command runs. The library entry (`dist/index.js`, `run()`) stays tsc's output.
+ * parsing, help, the command table) and each command is a chunk in `dist/chunks/` loaded only when that command
+ * runs. Node's ESM loader costs about as much per module as V8 takes to read 20 kB of code, so the modules every
+ * merging command needs (@merge/core, the YAML reader and writer, output, --explain) are one chunk, and the
+ * template engine with the PillarStack loader another. The library entry (`dist/index.js`, `run()`) stays tsc's
+ * output.
  */
 export default defineConfig({
   input: { bin: "src/bin.ts" },
   platform: "node",
   // bin.js is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
   preserveEntrySignatures: false,
-  // @merge/source-mysql stays an import of the installed package: only MySQL entries need it, and its driver
-  // (mysql2) is large and loads its parts itself. With --plugin, bin.ts runs the unbundled modules instead (one
-  // @merge/core for the command and the plugin).
-  // @merge/core is external too: source-mysql imports it, and the exact model's PyDict must be one class for the
-  // command and for source-mysql (a PyDict of a second copy would read as a plain object). So is @merge/yaml: it loads
-  // the `yaml` parser with a require from its own location, which a copy inside dist/chunks cannot resolve (this
-  // package does not depend on `yaml`), so a text its fast path gives up on failed as PLUGIN_FAILED.
-  external: ["@merge/source-mysql", "@merge/core", "@merge/yaml"],
+  // mysql2 stays an import of the installed package (only MySQL entries load it, and it loads its parts itself).
+  // @merge/core is bundled with everything that uses it, @merge/source-mysql included, so the exact model's PyDict is
+  // one class for the whole command. With --plugin, bin.ts runs the unbundled modules instead (one @merge/core for
+  // the command and the plugin). @merge/yaml loads the `yaml` parser on demand from the installed package.
+  external: ["mysql2"],
+  plugins: [nunjucksWithoutWatch()],
   output: {
     dir: "dist",
     format: "esm",
@@ -33,9 +55,21 @@ export default defineConfig({
       // @merge/yaml's emitter too), and `merge cloud-config` would load nunjucks for nothing.
       includeDependenciesRecursively: false,
       groups: [
+        // What bin.js imports (argument parsing, help, the command table, what commands share with them): one chunk.
+        // bin.ts stays the entry (its top-level await would hold every command chunk that imports the group), and
+        // run.ts stays beside it in dist/, where `../package.json` is the package's (`merge --version`).
+        { name: "startup", tags: ["$initial"], test: (id) => !/[\\/]src[\\/](bin|main|run)\.ts$/.test(id) },
         {
           name: "pillarstack",
-          test: /[\\/](source-stack|jinja|nunjucks|asap|a-sync-waterfall)[\\/]/,
+          test: /[\\/](source-stack|jinja|nunjucks|asap|a-sync-waterfall)[\\/]|nunjucks-without-watch/,
+        },
+        {
+          name: "cloudinit",
+          test: /[\\/]packages[\\/]mergers-cloudinit[\\/]dist[\\/]|[\\/]cli[\\/]src[\\/]commands[\\/]cloud-init-common/,
+        },
+        {
+          name: "merging",
+          test: /rolldown[\\/]runtime|[\\/]packages[\\/](core|yaml|explain|strategies-stack)[\\/]dist[\\/]|[\\/]cli[\\/]src[\\/](commands[\\/](common|result|checks|builtins)|explain[\\/]|load-document|read-input|write-output|output-target|render|key-path|plugins)/,
         },
       ],
     },

@@ -3,6 +3,7 @@
 // `load_yaml ... endload` and friends).
 import { PyFloat } from "@merge/core";
 import { type NjAny, njLexer, njNodes, njParser } from "./nunjucks-internals.js";
+import { extractMatching } from "./scan.js";
 
 const Node = njNodes.Node;
 
@@ -492,6 +493,7 @@ function parsePyString(tokens: NjAny, quote: string): string {
 function balancedTokens(src: string, trimBlocks: boolean): NjAny {
   // nunjucks' trimBlocks drops the newline after a block tag; Jinja's trim_blocks also drops it after a comment.
   const tokens = njLexer.lex(src, { trimBlocks });
+  tokens._extractMatching = extractMatching;
   tokens._parseString = (quote: string) => parsePyString(tokens, quote);
   const next = tokens.nextToken.bind(tokens);
   // nunjucks rejects a `#}` in template text ("unexpected end of comment"); Jinja prints it. The tokenizer reads a

@@ -1,15 +1,6 @@
 import { keyIdentity, PyDict, PyFloat, setKey } from "@merge/core";
-import {
-  type Alias,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseDocument,
-  visit,
-} from "yaml";
+import type { Alias, Node } from "yaml";
+import { yamlLibrary } from "#yaml-library";
 import { yamlError } from "./errors.js";
 import { checkLexicalDepth, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, type YamlWithPositions } from "./load.js";
 
@@ -41,7 +32,7 @@ const NO_KEY_VALUE = Symbol("null key");
  */
 function keyNodeIdentity(keyNode: Node | null): unknown {
   if (keyNode === null) return NO_KEY;
-  if (!isScalar(keyNode)) return keyNode;
+  if (!yamlLibrary().isScalar(keyNode)) return keyNode;
   const value = keyNode.value;
   if (typeof value === "number" && Number.isNaN(value)) return undefined;
   // -0 === 0, as a Set sees them too.
@@ -65,6 +56,8 @@ export function loadYaml12(text: string, options: LoadYaml12Options = {}): YamlW
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxNodes = options.maxNodes ?? DEFAULT_MAX_NODES;
   checkLexicalDepth(text, maxDepth, file);
+  // The `yaml` package is loaded on first use (see yaml-library.ts): a program that reads no YAML 1.2 never loads it.
+  const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, visit } = yamlLibrary();
   const lines = new LineCounter();
   const doc = parseDocument(text, {
     version: "1.2",
