@@ -10,7 +10,12 @@ import {
 } from "@merge/core";
 import { loadYaml12 } from "@merge/yaml";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
-import { type LoadedDocument, loadDocument, withExcerpt } from "../load-document.js";
+import {
+  type LoadDocumentOptions,
+  type LoadedDocument,
+  loadDocument,
+  withExcerpt,
+} from "../load-document.js";
 import { didYouMean } from "../suggest.js";
 import { readInput } from "../read-input.js";
 import { UsageError } from "../usage.js";
@@ -44,8 +49,10 @@ export async function loadVersionedDocument(
   name: string,
   io: CliIO,
   version: YamlVersion,
+  options: LoadDocumentOptions = {},
 ): Promise<LoadedDocument> {
-  if (version === "1.1") return await loadDocument(name, io);
+  // YAML 1.2 is read with its positions either way (the yaml package's nodes carry them).
+  if (version === "1.1") return await loadDocument(name, io, "pyyaml", options);
   const input = await readInput(name, io);
   let loaded: ReturnType<typeof loadYaml12>;
   try {
