@@ -1,5 +1,6 @@
 import type { Timing } from "./harness.js";
 import { BATCH_200, CLOUD_PARTS, TREE_STACK } from "./parts/cli.js";
+import { EXPLAIN_PAIRS } from "./parts/explain.js";
 import type { Mode, Row, WorkloadResult } from "./result.js";
 
 export interface RunInfo {
@@ -180,6 +181,20 @@ export function checkTargets(results: readonly WorkloadResult[]): TargetCheck[] 
       met: value === undefined ? undefined : Number(value) <= 1.2,
     });
   }
+  for (const pair of EXPLAIN_PAIRS) {
+    const extra = row(find(results, "explain", "docs", "fresh"), pair.explained)?.extra;
+    const cpu = extra?.cpuRatio;
+    const rss = extra?.rssRatio;
+    // CPU time, not wall time: the machine is shared, and load inflates the wall clock more than the CPU clock.
+    checks.push({
+      target: `\`${pair.explained}\` ≤ 2× the plain run's CPU time and peak RSS`,
+      measured:
+        cpu === undefined || rss === undefined
+          ? "unavailable"
+          : `CPU time ${ratio(Number(cpu))}, peak RSS ${ratio(Number(rss))} (wall ${ratio(Number(extra?.wallRatio))})`,
+      met: cpu === undefined || rss === undefined ? undefined : Number(cpu) <= 2 && Number(rss) <= 2,
+    });
+  }
   return checks;
 }
 
@@ -330,6 +345,7 @@ export function renderReport(info: RunInfo, results: readonly WorkloadResult[], 
   lines.push("## 4. PillarStack", "", ...simpleSection(results, "stack"));
   lines.push("## 5. MySQL shaping", "", ...simpleSection(results, "mysql"));
   lines.push("## 6. CLI start-up", "", ...simpleSection(results, "cli"));
+  lines.push("## 7. --explain", "", ...simpleSection(results, "explain"));
   if (analysis.trim() !== "") lines.push(analysis.trim(), "");
   return `${lines.join("\n")}\n`;
 }

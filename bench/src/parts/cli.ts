@@ -31,7 +31,7 @@ interface CommandTimes {
 // Runs the command under bash and prints the children's CPU times with the `times` builtin (user and system).
 const TIMED = '"$0" "$@" >/dev/null 2>"$MERGE_BENCH_ERR"; status=$?; times; exit $status';
 
-function parseTimes(text: string): number {
+export function parseTimes(text: string): number {
   const lines = text.trim().split("\n");
   const children = lines[lines.length - 1] ?? "";
   let total = 0;

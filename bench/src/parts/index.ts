@@ -1,6 +1,7 @@
 import type { Row } from "../result.js";
 import { CLI_WORKLOADS, runCli } from "./cli.js";
 import { CLOUDINIT_WORKLOADS, runCloudInit } from "./cloudinit.js";
+import { EXPLAIN_WORKLOADS, runExplain } from "./explain.js";
 import { MYSQL_WORKLOADS, runMysql } from "./mysql.js";
 import { PEER_WORKLOADS, type PeerWorkload, runPeers } from "./peers.js";
 import { runScaling, SCALING_SIZES } from "./scaling.js";
@@ -19,6 +20,7 @@ export const PARTS: readonly {
   { part: "stack", title: "4. PillarStack", workloads: STACK_WORKLOADS, polluted: false },
   { part: "mysql", title: "5. MySQL shaping", workloads: MYSQL_WORKLOADS, polluted: false },
   { part: "cli", title: "6. CLI start-up", workloads: CLI_WORKLOADS, polluted: false },
+  { part: "explain", title: "7. --explain", workloads: EXPLAIN_WORKLOADS, polluted: false },
 ];
 
 export async function runPart(part: string, workload: string): Promise<{ rows: Row[]; notes: string[] }> {
@@ -36,6 +38,9 @@ export async function runPart(part: string, workload: string): Promise<{ rows: R
       return runMysql(workload);
     case "cli":
       return runCli(workload);
+    case "explain":
+      if ((EXPLAIN_WORKLOADS as readonly string[]).includes(workload)) return runExplain();
+      break;
   }
   throw new Error(`unknown workload ${part}/${workload}`);
 }

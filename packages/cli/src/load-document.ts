@@ -17,6 +17,16 @@ export function isJsonName(name: string): boolean {
   return /\.json$/i.test(name);
 }
 
+/** How `loadDocument` reads positions. */
+export interface LoadDocumentOptions {
+  /**
+   * `lazy` (default): a second, positions-only read the first time `positionOf` is asked (an error message needs
+   * one or two). `eager`: one read that keeps the positions with the value, for `--explain`, which asks for the
+   * position of every value: the lazy way would read the whole document twice.
+   */
+  readonly positions?: "lazy" | "eager";
+}
+
 /**
  * Reads and parses one YAML or JSON file the way the system being imitated reads it — `pyyaml` (cloud-init, the
  * default) or `salt` (Salt's loader); `json.loads` for `*.json` — into the exact model, as Python holds it (`9.0`
@@ -27,16 +37,20 @@ export async function loadDocument(
   name: string,
   io: CliIO,
   flavor: YamlFlavor = "pyyaml",
+  options: LoadDocumentOptions = {},
 ): Promise<LoadedDocument> {
   const input = await readInput(name, io);
   const json = isJsonName(name);
+  const eager = options.positions === "eager" && !json;
   let value: unknown;
+  // Positions read with the value (eager), or not yet read (undefined), or unreadable (null).
+  let located: YamlWithPositions | undefined | null;
   try {
-    value = json
-      ? input.text.trim() === ""
-        ? null
-        : parseJson(input.text, { file: name })
-      : loadYaml(input.text, { flavor, filename: name, values: "exact" });
+    if (json) value = input.text.trim() === "" ? null : parseJson(input.text, { file: name });
+    else if (eager) {
+      located = loadYamlWithPositions(input.text, { flavor, filename: name, values: "exact" });
+      value = located.value;
+    } else value = loadYaml(input.text, { flavor, filename: name, values: "exact" });
   } catch (error) {
     // A document the user merges gets the line quoted with a caret under the position. Salt-side files (grains,
     // pillar, master config) may hold secrets: their lines are never quoted.
@@ -45,7 +59,6 @@ export async function loadDocument(
   }
   // Positions cost half a parse again; they are needed only for an error message or `--explain`. JSON is YAML
   // enough for them (a JSON document's keys are strings either way).
-  let located: YamlWithPositions | undefined | null;
   return {
     file: name,
     value,

@@ -204,15 +204,19 @@ export function explainResult(
     return out;
   }
 
-  // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping).
+  // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping). `id` is
+  // `pathKey(path)`, made a step at a time by the callers. The inputs the value came from are added to `into`
+  // (its parent's contributors): no set of its own for each scalar.
   function visit(
     value: unknown,
     path: PathKey[],
+    id: string,
     taken: Place | undefined,
     sources: Sources,
     inList: boolean,
-  ): Set<number> {
-    const own = byPath.get(pathKey(path));
+    into: Set<number>,
+  ): void {
+    const own = byPath.get(id);
     const last = own?.[own.length - 1];
     const history = own === undefined ? [] : own.map((event) => decisionOf(event, false));
     const isList = Array.isArray(value);
@@ -220,9 +224,8 @@ export function explainResult(
 
     let whole = taken;
     if (whole === undefined && (isList || isDict)) whole = places.get(value as object);
-    const contributors = new Set<number>();
-
     if (isList || isDict) {
+      const contributors = new Set<number>();
       // Reserve the container's place so entries come out in document order, parents first.
       const slot = entries.length;
       entries.push(undefined as unknown as ExplainEntry);
@@ -236,8 +239,8 @@ export function explainResult(
               ? matched![index]!.place
               : { document: whole.document, path: [...whole.path, index] };
           path.push(index);
-          for (const d of visit(item, path, place, matched?.[index]?.sources ?? [], true))
-            contributors.add(d);
+          const itemId = id + stepKey(index);
+          visit(item, path, itemId, place, matched?.[index]?.sources ?? [], true, contributors);
           path.pop();
         });
       } else {
@@ -248,7 +251,7 @@ export function explainResult(
           path.push(key);
           const child = getItem(dict, key);
           const inner = childSources(sources, key);
-          for (const d of visit(child, path, place, inner, false)) contributors.add(d);
+          visit(child, path, id + stepKey(key), place, inner, false, contributors);
           path.pop();
         }
       }
@@ -271,8 +274,11 @@ export function explainResult(
               whole?.document ?? (last?.action === "replaced" ? last.document : undefined),
             ),
       };
-      for (const d of contributors) used.add(d);
-      return contributors;
+      for (const d of contributors) {
+        used.add(d);
+        into.add(d);
+      }
+      return;
     }
 
     let origin: ExplainOrigin | undefined;
@@ -286,7 +292,7 @@ export function explainResult(
       origin = originAt(decider.document, pathIn(decider.document, sources, path));
     }
     if (origin !== undefined) {
-      contributors.add(origin.document);
+      into.add(origin.document);
       used.add(origin.document);
     }
     entries.push({
@@ -294,20 +300,21 @@ export function explainResult(
       kind: "value",
       value,
       origin,
-      contributors: [...contributors],
+      contributors: origin === undefined ? [] : [origin.document],
       decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
       history,
       lost: inList ? [] : losses(value, sources, origin?.document),
     });
-    return contributors;
   }
 
   visit(
     result,
     [],
+    "",
     undefined,
     documents.map((doc, document) => ({ document, node: doc.value, path: [] })),
     false,
+    new Set(),
   );
   const removed: ExplainRemoval[] = removals.map((event) => {
     const decision = decisionOf(event, false);
@@ -453,9 +460,10 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** A path as a map key that keeps key types apart (`8080` and `"8080"`, a list index and an int key alike). */
 function pathKey(path: readonly PathKey[]): string {
   let out = "";
-  for (const step of path) {
-    out += typeof step === "string" ? `s${step.length}:${step}` : `${typeof step}:${String(step)}`;
-    out += "/";
-  }
+  for (const step of path) out += stepKey(step);
   return out;
+}
+
+function stepKey(step: PathKey): string {
+  return typeof step === "string" ? `s${step.length}:${step}/` : `${typeof step}:${String(step)}/`;
 }

@@ -130,10 +130,38 @@ export class YamlConstructor {
     return offset;
   }
 
-  private position(node: AnyNode): BuiltPosition {
+  /**
+   * Where a node starts, with the positions inside it (`keys`, `items`) when given: one object per node, made
+   * here (what `LineIndex.linePos` gives, without its own object: positions are made for every node of a large
+   * document).
+   */
+  private position(
+    node: AnyNode,
+    keys?: Map<unknown, BuiltPosition>,
+    items?: BuiltPosition[],
+  ): BuiltPosition {
     const offset = node?.range?.[0] ?? 0;
-    const at = this.o.lines.linePos(offset);
-    return { line: at.line, column: at.col };
+    const starts = this.o.lines.lineStarts;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (starts[mid]! < offset) low = mid + 1;
+      else high = mid;
+    }
+    let line: number;
+    let column: number;
+    if (starts[low] === offset) {
+      line = low + 1;
+      column = 1;
+    } else if (low === 0) {
+      line = 0;
+      column = offset;
+    } else {
+      line = low;
+      column = offset - starts[low - 1]! + 1;
+    }
+    return keys === undefined && items === undefined ? { line, column } : { line, column, keys, items };
   }
 
   /**
@@ -290,7 +318,7 @@ export class YamlConstructor {
       out.push(this.node(item as AnyNode));
       if (positions !== undefined) positions.push(this.lastPos ?? this.position(item as AnyNode));
     }
-    if (positions !== undefined) this.lastPos = { ...this.position(node), items: positions };
+    if (positions !== undefined) this.lastPos = this.position(node, undefined, positions);
     return out;
   }
 
@@ -433,7 +461,8 @@ export class YamlConstructor {
       ) {
         this.fail("YAML_KEY", "found unhashable key", keyNode);
       }
-      const keyPos = track ? this.position(pair.key ?? pair.value) : undefined;
+      // A key's position is where its key (or, for an empty key, its value) was written.
+      const keyAt = pair.key ?? pair.value;
       let duplicate: boolean;
       let name: unknown = key;
       if (dict !== undefined) {
@@ -476,12 +505,12 @@ export class YamlConstructor {
       if (dict !== undefined) dict.set(key as never, value);
       else setKey(obj!, name as string, value);
       if (positions !== undefined) {
-        const entry: BuiltPosition = { ...keyPos!, keys: valuePos?.keys, items: valuePos?.items };
+        const entry = this.position(keyAt, valuePos?.keys, valuePos?.items);
         // A repeated key is found where its (last, winning) value was written.
         positions.set(keyIdentity(name), entry);
       }
     }
-    if (positions !== undefined) this.lastPos = { ...this.position(node), keys: positions };
+    if (positions !== undefined) this.lastPos = this.position(node, positions);
     return dict ?? obj;
   }
 

@@ -261,7 +261,7 @@ export class Emitter {
   /** ` # text` where the emitter stands; `text` made one line PyYAML and libyaml read as a comment. */
   private writeComment(text: string): void {
     const data = `${this.whitespace ? "" : " "}# ${commentText(text)}`;
-    this.raw(data, Array.from(data).length);
+    this.raw(data, codePoints(data));
     this.whitespace = false;
     this.indention = false;
   }
@@ -343,7 +343,7 @@ export class Emitter {
     const data = this.whitespace || !needWhitespace ? indicator : ` ${indicator}`;
     this.whitespace = whitespace;
     this.indention = this.indention && indention;
-    this.column += Array.from(data).length;
+    this.column += codePoints(data);
     this.openEnded = false;
     this.out += data;
   }
@@ -429,6 +429,24 @@ export class Emitter {
       if (ch !== undefined) breaks = BREAK_CHARS.includes(ch);
     }
   }
+}
+
+/**
+ * How many code points `text` has (`Array.from(text).length`: a surrogate pair is one, a lone surrogate one too),
+ * without an array of them: `--explain` writes a comment on every line.
+ */
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdbff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) {
+      count--;
+      i++;
+    }
+  }
+  return count;
 }
 
 /**

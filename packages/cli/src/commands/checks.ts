@@ -11,7 +11,12 @@ import {
 import { loadYaml12 } from "@merge/yaml";
 import { errorExcerpt } from "../excerpt.js";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
-import { type LoadedDocument, loadDocument, withExcerpt } from "../load-document.js";
+import {
+  type LoadDocumentOptions,
+  type LoadedDocument,
+  loadDocument,
+  withExcerpt,
+} from "../load-document.js";
 import { didYouMean } from "../suggest.js";
 import { readInput } from "../read-input.js";
 import { UsageError } from "../usage.js";
@@ -45,8 +50,10 @@ export async function loadVersionedDocument(
   name: string,
   io: CliIO,
   version: YamlVersion,
+  options: LoadDocumentOptions = {},
 ): Promise<LoadedDocument> {
-  if (version === "1.1") return await loadDocument(name, io);
+  // YAML 1.2 is read with its positions either way (the yaml package's nodes carry them).
+  if (version === "1.1") return await loadDocument(name, io, "pyyaml", options);
   const input = await readInput(name, io);
   let loaded: ReturnType<typeof loadYaml12>;
   try {

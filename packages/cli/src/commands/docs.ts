@@ -33,7 +33,10 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   }
   const documents: LoadedDocument[] = [];
   for (const name of positionals) {
-    const doc = await loadVersionedDocument(name, io, version);
+    // --explain asks for the position of every value: read them with the value, not in a second pass.
+    const doc = await loadVersionedDocument(name, io, version, {
+      positions: options.explain ? "eager" : "lazy",
+    });
     if (doc.value === null || doc.value === undefined) {
       warn(io, `${name === "-" ? "standard input" : name}: empty document, nothing to merge`);
       continue;

@@ -45,13 +45,54 @@ export function renderExplainedYaml(
   title: string,
   style: YamlStyle = "readable",
 ): string {
-  const byPath = new Map<string, ExplainEntry>();
-  for (const entry of explanation.entries) byPath.set(pathId(entry.path), entry);
+  const find = entryFinder(explanation.entries);
   const comment = (path: readonly unknown[]) => {
-    const entry = byPath.get(pathId(path as readonly PathKey[]));
+    const entry = find(path as readonly PathKey[]);
     return entry === undefined ? undefined : describeEntry(entry, explanation.documents);
   };
   return yamlText(result, style, { header: headerLines(title, explanation), comment });
+}
+
+// How far ahead of the last entry found the next one is looked for: the emitter skips the root and what is inside
+// flow collections, so the entry it asks for is rarely the very next one.
+const LOOKAHEAD = 4;
+
+/**
+ * The entry for each path the emitter asks about. Entries come in document order, parents first, which is the
+ * order the emitter writes a result in its own key order: a cursor finds almost every one a step or two ahead,
+ * without a key string per value. A path asked out of order (sorted keys) is looked up in a map, built on first use.
+ */
+function entryFinder(
+  entries: readonly ExplainEntry[],
+): (path: readonly PathKey[]) => ExplainEntry | undefined {
+  let cursor = 0;
+  let byPath: Map<string, ExplainEntry> | undefined;
+  return (path) => {
+    const end = Math.min(entries.length, cursor + LOOKAHEAD);
+    for (let i = cursor; i < end; i++) {
+      if (samePath(entries[i]!.path, path)) {
+        cursor = i + 1;
+        return entries[i];
+      }
+    }
+    if (byPath === undefined) {
+      byPath = new Map();
+      for (const entry of entries) byPath.set(pathId(entry.path), entry);
+    }
+    return byPath.get(pathId(path));
+  };
+}
+
+/** Whether two paths have the same `pathId`, mostly without making it: equal strings and numbers are the same step. */
+function samePath(a: readonly PathKey[], b: readonly PathKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y && typeof x !== "object") continue;
+    if (typeof x !== "object" || typeof y !== "object" || pathId([x]) !== pathId([y])) return false;
+  }
+  return true;
 }
 
 /** `--explain --format json`: the result plus one record per value, in the exact model (keys typed, `9.0`). */
