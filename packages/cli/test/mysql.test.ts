@@ -1,12 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadYaml } from "@merge/yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { merge, REPO } from "./helpers.js";
+import { merge, REPO, unusedPort } from "./helpers.js";
 
 // `merge mysql` and `merge pillar` against the throwaway MariaDB server of scripts/mariadb.sh. Without one these
 // tests are skipped with a message, except under CI, where a missing server fails them.
@@ -33,19 +32,6 @@ if (server === undefined) {
   } else {
     process.stderr.write(`[@merge/cli] skipped the MySQL tests: ${MISSING}\n`);
   }
-}
-
-/** A loopback port nothing listens on (it was free a moment ago). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 function sql(database: string | undefined, text: string): void {
@@ -175,7 +161,7 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
   });
 
   it("reports each MySQL failure in one line that says each thing once, naming a query only when it is at fault", async () => {
-    const port = await closedPort();
+    const port = await unusedPort();
     const query = "SELECT pillar, value FROM pillars WHERE minion_id = %s";
     const write = (name: string, changes: Record<string, unknown>, second: string) => {
       const path = join(dir, name);

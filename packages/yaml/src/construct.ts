@@ -4,7 +4,15 @@ import { yamlError, type YamlErrorCode } from "./errors.js";
 import { YamlFloat } from "./float.js";
 import { foldPlain, foldQuoted, readBlockScalar } from "./fold.js";
 import { keyEquality, keyText } from "./keys.js";
-import { EMPTY_SCALAR, isAlias, isMap, isScalar, isSeq, type LineIndex } from "./nodes.js";
+import {
+  EMPTY_SCALAR,
+  firstStartAtOrAfter,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type LineIndex,
+} from "./nodes.js";
 import { resolvePlain, TAG } from "./resolver.js";
 import {
   ConstructError,
@@ -142,13 +150,8 @@ export class YamlConstructor {
   ): BuiltPosition {
     const offset = node?.range?.[0] ?? 0;
     const starts = this.o.lines.lineStarts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (starts[mid]! < offset) low = mid + 1;
-      else high = mid;
-    }
+    // linePos's rule, without the object it returns.
+    const low = firstStartAtOrAfter(starts, offset);
     let line: number;
     let column: number;
     if (starts[low] === offset) {

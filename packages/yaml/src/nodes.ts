@@ -101,15 +101,21 @@ export class LineIndex {
 
   linePos(offset: number): { line: number; col: number } {
     const starts = this.lineStarts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (starts[mid]! < offset) low = mid + 1;
-      else high = mid;
-    }
+    const low = firstStartAtOrAfter(starts, offset);
     if (starts[low] === offset) return { line: low + 1, col: 1 };
     if (low === 0) return { line: 0, col: offset };
     return { line: low, col: offset - starts[low - 1]! + 1 };
   }
+}
+
+/** The index of the first line start at or after `offset` in `starts` (ascending): a binary search, no allocation. */
+export function firstStartAtOrAfter(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (starts[mid]! < offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

@@ -1,10 +1,9 @@
 import { execFile, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, merge } from "../helpers.js";
+import { BIN, merge, unusedPort } from "../helpers.js";
 import { reportCounts, tally } from "../../../../test-kit/tally.js";
 
 reportCounts("@merge/cli", import.meta.url);
@@ -49,18 +48,6 @@ function sql(
       { env: { ...process.env, MYSQL_PWD: target.password } },
       (error, stdout) => (error ? reject(error) : resolve(stdout)),
     );
-  });
-}
-
-function unusedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 
