@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { loadYamlWithPositions } from "@merge/yaml";
+import { formatCloudConfig } from "./output.js";
 import { mergeCloudConfig } from "./parts.js";
 import { createCloudInitRegistry } from "./plugins.js";
 
@@ -333,5 +335,29 @@ describe("mergeCloudConfig: options", () => {
       registry,
     });
     expect(result.value).toEqual({ a: 1 });
+  });
+});
+
+describe("positions", () => {
+  const first = "#cloud-config\npackages:\n  - git\nusers:\n  - name: ann\n    groups: [adm]\n";
+  const second = "#cloud-config\nmerge_how: 'list(append)+dict()+str()'\npackages: [vim]\nbroken: [\n";
+  const third = "#cloud-config\nruncmd:\n  - echo hi\n";
+
+  it("gives each YAML part the line and column of its values from the one read of it, and merges the same", () => {
+    const plain = mergeCloudConfig([first, second, third], { values: "exact" });
+    const located = mergeCloudConfig([first, second, third], { values: "exact", positions: true });
+    expect(formatCloudConfig(located)).toBe(formatCloudConfig(plain));
+    expect(plain.parts.every((part) => part.positionOf === undefined)).toBe(true);
+    const [a, b, c] = located.parts;
+    expect(a?.positionOf?.(["users", 0, "groups", 0])).toEqual({ line: 6, column: 14 });
+    expect(a?.positionOf?.(["packages", 0])).toEqual({ line: 3, column: 5 });
+    // A part that could not be read has no positions; the others keep theirs.
+    expect(b?.status).toBe("rejected");
+    expect(b?.positionOf).toBeUndefined();
+    expect(c?.positionOf?.(["runcmd", 0])).toEqual({ line: 3, column: 5 });
+    // Positions are what a second read with positions gives.
+    expect(a?.positionOf?.(["users", 0, "name"])).toEqual(
+      loadYamlWithPositions(first, { flavor: "pyyaml", values: "exact" }).positionOf(["users", 0, "name"]),
+    );
   });
 });

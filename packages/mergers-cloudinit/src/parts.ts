@@ -16,7 +16,8 @@ import { extractDeclaration, type PartHeaders } from "./declarations.js";
 import { applyJsonPatchExact, JSONP_PREFIX } from "./jsonpatch.js";
 import { CLOUD_CONFIG_DEFAULT_SPEC, createCloudInitRegistry, STACK_DEFAULT_SPEC } from "./plugins.js";
 import { pythonLstrip } from "./python-text.js";
-import { loadPartYaml } from "./yaml.js";
+import { loadPartYaml, loadPartYamlWithPositions } from "./yaml.js";
+import type { YamlWithPositions } from "@merge/yaml";
 
 /** The two content types cloud-init's cloud-config handler takes. */
 export type CloudConfigType = "text/cloud-config" | "text/cloud-config-jsonp";
@@ -61,6 +62,11 @@ export interface MergeCloudConfigOptions {
    * merge itself runs in the exact model and `result.exact` holds its result.
    */
   readonly values?: "plain" | "exact";
+  /**
+   * Read each YAML part with the line and column of every value and give it as the part's `positionOf` (what an
+   * explanation needs), instead of the caller reading every part a second time. Off by default: it costs memory.
+   */
+  readonly positions?: boolean;
 }
 
 /** Something cloud-init does silently that loses data; the merge goes on. */
@@ -92,6 +98,8 @@ export interface PartOutcome {
    */
   readonly mergersFrom?: number | "default";
   readonly error?: MergeError;
+  /** With the `positions` option, for a part read from YAML text: the line and column of a value by its path. */
+  readonly positionOf?: YamlWithPositions["positionOf"];
 }
 
 export interface CloudConfigResult {
@@ -116,6 +124,8 @@ interface Prepared {
   readonly part: CloudConfigPart;
   readonly name: string;
   readonly type: CloudConfigType;
+  /** Where each value of the part's YAML was written, when `positions` asked for it. */
+  positionOf?: YamlWithPositions["positionOf"];
 }
 
 /**
@@ -159,15 +169,31 @@ export function mergeCloudConfig(
   let stackTop: ParsedSpec | undefined;
   let stackTopFrom: number | undefined;
 
+  const located = (item: Prepared) => (item.positionOf === undefined ? {} : { positionOf: item.positionOf });
   const reject = (item: Prepared, error: MergeError) => {
-    outcomes[item.index] = { index: item.index, name: item.name, type: item.type, status: "rejected", error };
+    outcomes[item.index] = {
+      index: item.index,
+      name: item.name,
+      type: item.type,
+      status: "rejected",
+      error,
+      ...located(item),
+    };
     errors.push(error);
   };
   const accept = (item: Prepared, mergers?: string, mergersFrom?: number | "default") => {
     outcomes[item.index] =
       mergers === undefined
-        ? { index: item.index, name: item.name, type: item.type, status: "merged" }
-        : { index: item.index, name: item.name, type: item.type, status: "merged", mergers, mergersFrom };
+        ? { index: item.index, name: item.name, type: item.type, status: "merged", ...located(item) }
+        : {
+            index: item.index,
+            name: item.name,
+            type: item.type,
+            status: "merged",
+            mergers,
+            mergersFrom,
+            ...located(item),
+          };
     merged.push(item.name);
   };
   const fold = (items: readonly Prepared[]) => {
@@ -282,7 +308,7 @@ function foldRun(
     trace: options.trace,
     sources: run.map((item) => ({ file: item.name })),
     extract: (item) => {
-      const doc = loadDocument(item, options.maxDepth);
+      const doc = loadDocument(item, options.maxDepth, options.positions === true);
       const declaration = extractDeclaration(doc, item.part.headers);
       declared.set(item.index, declaration.spec);
       sizes.set(item.index, mappingSize(declaration.doc));
@@ -328,7 +354,7 @@ function foldRun(
   return { value, stackTop: top, stackTopFrom: topFrom, failures, used, sizes };
 }
 
-function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {
+function loadDocument(item: Prepared, maxDepth: number | undefined, positions: boolean): Mapping {
   const { part } = item;
   let doc: unknown;
   if (part.data !== undefined) {
@@ -336,6 +362,10 @@ function loadDocument(item: Prepared, maxDepth: number | undefined): Mapping {
     // where the merge itself would not descend.
     checkTree(part.data, { maxDepth });
     doc = toExact(part.data);
+  } else if (positions) {
+    const loaded = loadPartYamlWithPositions(part.text ?? "", item.name);
+    doc = loaded.value;
+    item.positionOf = loaded.positionOf;
   } else {
     doc = loadPartYaml(part.text ?? "", item.name);
   }

@@ -29,6 +29,7 @@ import {
   captureRegistry,
   cloudConfigProvenance,
   createTraceRecorder,
+  type ExplainDocument,
   explainResult,
   type TraceRecorder,
 } from "@merge/explain";
@@ -108,6 +109,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     mode,
     values: "exact",
     registry: recorder === undefined ? registry : captureRegistry(registry, recorder, merged, failures),
+    // The explanation's lines come from the one read of each part, not from reading it again.
+    positions: recorder !== undefined,
   });
   for (const outcome of result.parts) {
     if (outcome.status === "rejected" && outcome.error !== undefined) {
@@ -280,20 +283,28 @@ function partsProvenance(
   mode: "current" | "stack",
 ): ReturnType<typeof cloudConfigProvenance> {
   if (recorder === undefined) return { documents: [], events: [] };
+  const positionsOf = new Map<object, ExplainDocument["positionOf"]>();
   return cloudConfigProvenance(
-    result.parts.map((outcome, index) => ({
-      name: outcome.name,
-      type: outcome.type,
-      status: outcome.status,
-      error: outcome.error,
-      text: textOf(parts[index]!),
-      mergers: outcome.mergers,
-      mergersFrom: outcome.mergersFrom,
-    })),
+    result.parts.map((outcome, index) => {
+      const record = {
+        name: outcome.name,
+        type: outcome.type,
+        status: outcome.status,
+        error: outcome.error,
+        text: textOf(parts[index]!),
+        mergers: outcome.mergers,
+        mergersFrom: outcome.mergersFrom,
+      };
+      if (outcome.positionOf !== undefined) positionsOf.set(record, outcome.positionOf);
+      return record;
+    }),
     merged,
     failures,
     recorder.events,
     (part) => {
+      const known = positionsOf.get(part);
+      if (known !== undefined) return known;
+      // Parts given as data (`--yaml 1.2` reads them first) have no positions of their own: read them again.
       try {
         const loaded =
           version === "1.2"
