@@ -1,4 +1,4 @@
-import { isMergeError, MergeError, type PathKey, parseJson } from "@merge/core";
+import { isMergeError, MergeError, type PathKey, parseJson, type SourcePosition } from "@merge/core";
 import { loadYaml, loadYamlWithPositions, type YamlFlavor, type YamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "./io.js";
 import { readInput } from "./read-input.js";
@@ -88,11 +88,19 @@ export function withExcerpt(error: unknown, text: string): unknown {
   const lines = text.split(/\r\n|[\r\n\u0085\u2028\u2029]/);
   const shown = lines[line - 1];
   if (shown === undefined) return error;
+  return reissued(error, { details: { ...error.details, excerpt: { line, column, text: shown } } });
+}
+
+/** The same error with another source position or other details (`details` cannot change in place). */
+export function reissued(
+  error: MergeError,
+  changes: { readonly source?: SourcePosition; readonly details?: Readonly<Record<string, unknown>> },
+): MergeError {
   return new MergeError(error.code, error.message, {
     path: error.keys,
-    source: error.source,
+    source: changes.source ?? error.source,
     plugin: error.plugin,
     cause: error.cause,
-    details: { ...error.details, excerpt: { line, column, text: shown } },
+    details: changes.details ?? error.details,
   });
 }

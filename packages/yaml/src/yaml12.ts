@@ -1,5 +1,5 @@
 import { keyIdentity, PyDict, PyFloat, setKey } from "@merge/core";
-import type { Alias, Node } from "yaml";
+import type { Alias, Node, Scalar } from "yaml";
 import { yamlLibrary } from "#yaml-library";
 import { yamlError } from "./errors.js";
 import { checkLexicalDepth, DEFAULT_MAX_DEPTH, DEFAULT_MAX_NODES, type YamlWithPositions } from "./load.js";
@@ -30,9 +30,9 @@ const NO_KEY_VALUE = Symbol("null key");
  * What makes two keys of one mapping the same key, as the yaml package's `uniqueKeys` decides it: the same node, or
  * two scalars whose values are `===` (so `1` and `"1"` differ, and `.nan` never repeats). Undefined: never a repeat.
  */
-function keyNodeIdentity(keyNode: Node | null): unknown {
+function keyNodeIdentity(keyNode: Node | null, isScalar: (node: unknown) => node is Scalar): unknown {
   if (keyNode === null) return NO_KEY;
-  if (!yamlLibrary().isScalar(keyNode)) return keyNode;
+  if (!isScalar(keyNode)) return keyNode;
   const value = keyNode.value;
   if (typeof value === "number" && Number.isNaN(value)) return undefined;
   // -0 === 0, as a Set sees them too.
@@ -140,7 +140,7 @@ export function loadYaml12(text: string, options: LoadYaml12Options = {}): YamlW
       const written = new Set<unknown>();
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
-        const identity = keyNodeIdentity(keyNode);
+        const identity = keyNodeIdentity(keyNode, isScalar);
         if (identity !== undefined) {
           if (written.has(identity))
             throw yamlError(

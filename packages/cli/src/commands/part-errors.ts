@@ -1,6 +1,6 @@
-import { isMergeError, MergeError } from "@merge/core";
+import { isMergeError } from "@merge/core";
 import type { CloudConfigPart } from "@merge/mergers-cloudinit";
-import { withExcerpt } from "../load-document.js";
+import { reissued, withExcerpt } from "../load-document.js";
 
 /** Where a cloud-config part came from. */
 export interface PartOrigin {
@@ -22,16 +22,10 @@ export interface PartOrigin {
 export function partProblem(error: unknown, part: CloudConfigPart, origin: PartOrigin | undefined): unknown {
   if (!isMergeError(error) || (error.code !== "YAML_PARSE" && error.code !== "JSON_PARSE")) return error;
   if (origin === undefined) return error;
-  let named: MergeError = error;
-  if (part.name !== origin.input && error.source !== undefined) {
-    named = new MergeError(error.code, error.message, {
-      path: error.keys,
-      source: { ...error.source, file: `${origin.input} (part ${part.name})` },
-      plugin: error.plugin,
-      cause: error.cause,
-      details: error.details,
-    });
-  }
+  const named =
+    part.name !== origin.input && error.source !== undefined
+      ? reissued(error, { source: { ...error.source, file: `${origin.input} (part ${part.name})` } })
+      : error;
   return origin.quotable ? withExcerpt(named, textOf(part)) : named;
 }
 
