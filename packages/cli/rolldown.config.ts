@@ -26,6 +26,71 @@ function nunjucksWithoutWatch(): Plugin {
 }
 
 /**
+ * Node builds an ES-module face for a built-in the first time an ES module imports it, and reads every export to do
+ * so: `import { readFileSync } from "node:fs"` runs fs's lazy getters and loads Node's streams, `node:crypto` loads
+ * WebCrypto — about 20 ms of a `merge cloud-config` run that uses neither. `process.getBuiltinModule` (Node 20.16+)
+ * hands over the module itself, so each chunk takes its built-ins from it instead: `import{a as b}from"node:m"`
+ * becomes `const{a:b}=process.getBuiltinModule("node:m")` in place, at the top of the chunk where the import was.
+ * Any other static import from a built-in fails the build, so none is left on the slow path unnoticed (a dynamic
+ * `import("node:net")` stays: it is paid only on the path that needs it).
+ */
+function builtinsWithoutFacade(): Plugin {
+  const statement = /import(?:\s*\*\s*as\s+([\w$]+)|\s*\{([^}]*)\})\s*from\s*"(node:[\w/]+)";?/g;
+  return {
+    name: "builtins-without-facade",
+    renderChunk(code, chunk) {
+      const rewritten = code.replace(
+        statement,
+        (_, namespace: string | undefined, names: string | undefined, id) => {
+          const module = `process.getBuiltinModule(${JSON.stringify(id)})`;
+          if (namespace !== undefined) return `const ${namespace}=${module};`;
+          const bindings = names!
+            .split(",")
+            .map((name) => name.trim())
+            .filter((name) => name !== "")
+            .map((name) => name.replace(/^([\w$]+)\s+as\s+([\w$]+)$/, "$1:$2"));
+          return `const{${bindings.join(",")}}=${module};`;
+        },
+      );
+      if (/\bfrom\s*"node:/.test(rewritten))
+        throw new Error(`${chunk.fileName}: an import from a Node built-in this build does not rewrite`);
+      return { code: rewritten, map: null };
+    },
+  };
+}
+
+/**
+ * A command's chunk is loaded when the command runs. Node's `import()` reads each module file through libuv's thread
+ * pool and resolves it over several turns of the event loop; `require()` of an ES module (Node 20.19+) loads the
+ * same module, with its static imports, synchronously, and the first command chunk with its dependencies costs a
+ * few milliseconds less. Each `import("./chunk.js")` of a chunk becomes a call that does that where Node can, and is
+ * still a promise (a failure to load rejects it, as `import()` does).
+ */
+function chunksLoadedSynchronously(): Plugin {
+  const dynamicImport = /\bimport\(\s*"(\.\.?\/[^"]+)"\s*\)/g;
+  const loader = [
+    "const __mergeRequire = process.features.require_module === true",
+    '  ? process.getBuiltinModule("node:module").createRequire(import.meta.url) : undefined;',
+    "const __mergeLoad = (specifier) => __mergeRequire === undefined ? import(specifier)",
+    "  : new Promise((resolve) => resolve(__mergeRequire(specifier)));",
+    "",
+  ].join("\n");
+  return {
+    name: "chunks-loaded-synchronously",
+    renderChunk(code) {
+      const rewritten = code.replace(
+        dynamicImport,
+        (_, specifier: string) => `__mergeLoad(${JSON.stringify(specifier)})`,
+      );
+      if (rewritten === code) return null;
+      // After the `#!` line of bin.js, which must stay the first.
+      const hashbang = /^#!.*\n/.exec(rewritten)?.[0] ?? "";
+      return { code: hashbang + loader + rewritten.slice(hashbang.length), map: null };
+    },
+  };
+}
+
+/**
  * The `merge` command as a bundle (see README, "How it is built"): `dist/bin.js` holds the start-up path (argument
  * parsing, help, the command table) and each command is a chunk in `dist/chunks/` loaded only when that command
  * runs. Node's ESM loader costs about as much per module as V8 takes to read 20 kB of code, so the modules every
@@ -43,13 +108,16 @@ export default defineConfig({
   // one class for the whole command. With --plugin, bin.ts runs the unbundled modules instead (one @merge/core for
   // the command and the plugin). @merge/yaml loads the `yaml` parser on demand from the installed package.
   external: ["mysql2"],
-  plugins: [nunjucksWithoutWatch()],
+  plugins: [nunjucksWithoutWatch(), builtinsWithoutFacade(), chunksLoadedSynchronously()],
   output: {
     dir: "dist",
     format: "esm",
     entryFileNames: "[name].js",
     chunkFileNames: "chunks/[name]-[hash].js",
     minify: true,
+    // Pure-ASCII chunks: one non-ASCII character makes Node decode a module's whole text the slow way and V8 scan it
+    // as a two-byte string; escaped, the same text is read and parsed as one-byte.
+    charset: "ascii",
     codeSplitting: {
       // Left to itself, rolldown puts the template engine into the chunk every merging command shares (it imports
       // @merge/yaml's emitter too), and `merge cloud-config` would load nunjucks for nothing.

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { MergeError } from "@merge/core";
 import type { CliIO } from "./io.js";
@@ -12,13 +12,15 @@ export interface InputText {
 /**
  * Reads a file named on the command line (relative to the working directory) or standard input for `-`.
  * Failures are coded errors naming the file: `FILE_NOT_FOUND`, or `FILE_READ` for directories and permissions.
+ * Files are read synchronously: a command reads its inputs before it can do anything else, and the first
+ * asynchronous read starts libuv's thread pool, which costs a short command more than the read itself.
  */
 export async function readInput(name: string, io: CliIO): Promise<InputText> {
   if (name === "-") return { name, text: decodeText(name, await readStdinBytes(io)) };
   let bytes: Uint8Array;
   io.onFile?.(resolve(io.cwd, name));
   try {
-    bytes = await readFile(resolve(io.cwd, name));
+    bytes = readFileSync(resolve(io.cwd, name));
   } catch (error) {
     throw fileError(name, error);
   }

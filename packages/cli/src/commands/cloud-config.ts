@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   formatMergeError,
@@ -377,7 +377,8 @@ async function readBytes(name: string, io: CliIO): Promise<Buffer> {
   if (name === "-") return Buffer.from(await readStdinBytes(io));
   noteFile(io, name);
   try {
-    return await readFile(resolve(io.cwd, name));
+    // Synchronous, as readInput reads (see there).
+    return readFileSync(resolve(io.cwd, name));
   } catch (error) {
     throw fileError(name, error);
   }

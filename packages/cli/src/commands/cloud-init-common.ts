@@ -1,6 +1,6 @@
 // What `cloud-config` and `system-config` share: cloud-init's own mergers, instance data, the schema to validate
 // with, where a validation problem's value came from, and the output of an exact-model result.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   createRegistry,
@@ -44,7 +44,7 @@ export async function readInstanceData(values: ParsedValues, io: CliIO): Promise
   if (file === undefined) return undefined;
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(resolve(io.cwd, file));
+    bytes = readFileSync(resolve(io.cwd, file));
   } catch (error) {
     throw fileError(file, error);
   }
