@@ -122,6 +122,20 @@ describe("templates of a stack read through the files option", () => {
     }
   });
 
+  it("give what docs/templates.md shows for an import from a stack kept in memory", () => {
+    const files = createMemoryFileSystem(
+      {
+        "config.cfg": "core.yml\n",
+        "core.yml": "{% import_yaml 'common/defaults.yml' as d %}timezone: {{ d.timezone }}\n",
+        "common/defaults.yml": "timezone: UTC\n",
+      },
+      "/srv/stack",
+    );
+    expect(loadStack({ config: "config.cfg", cwd: "/srv/stack", files, minionId: "web-1" }).data).toEqual({
+      timezone: "UTC",
+    });
+  });
+
   it("report a missing import as on disk, naming the file that imports it", () => {
     const tree = { "config.cfg": "a.yml\n", "a.yml": "x: 1\n{% import_yaml 'gone.yml' as g %}\n" };
     const onDisk = failure(() => loadStack({ config: "config.cfg", cwd: makeTree(tree), minionId: "m" }));
