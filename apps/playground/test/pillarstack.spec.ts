@@ -75,6 +75,14 @@ test.describe("PillarStack", () => {
     await expect(merged).toContainText("nothing_exists: false");
     await expect(merged).toContainText("name: shared");
     await expect(page.locator(".outputs .error")).toHaveCount(0);
+
+    // An error in the imported file names its tab, one click away.
+    await page.getByRole("tab", { name: "common/x.yml" }).click();
+    await page.getByLabel("Contents of common/x.yml").fill("port: {{ nope.port }}\n");
+    await expect(page.locator(".outputs .error").first()).toContainText("'nope' is undefined");
+    await page.getByRole("tab", { name: "core.yml" }).click();
+    await page.getByRole("button", { name: "Show common/x.yml, line 1" }).click();
+    await expect(page.getByRole("tab", { name: "common/x.yml" })).toHaveAttribute("aria-selected", "true");
   });
 
   test("selecting a value opens the file it came from at its line", async ({ page }) => {
