@@ -54,6 +54,37 @@ test.describe("PillarStack", () => {
     await expect(result(page, STACK_RESULT)).toContainText("extra_key: from the new file");
   });
 
+  test("a template imports, includes and checks files of the tree kept in the page", async ({ page }) => {
+    await open(page);
+    await page.getByRole("tab", { name: "PillarStack" }).click();
+    await page.getByRole("button", { name: "Add a file" }).click();
+    await page.getByLabel("File path").fill("common/x.yml");
+    await page.getByLabel("Contents of common/x.yml").fill("port: 8080\nname: shared\n");
+    await page.getByRole("tab", { name: "core.yml" }).click();
+    const core = page.getByLabel("Contents of core.yml");
+    await core.fill(
+      `${await core.inputValue()}{% import_yaml "common/x.yml" as x %}\n` +
+        "shared_port: {{ x.port }}\n" +
+        "x_exists: {{ __salt__['file.file_exists']('common/x.yml') }}\n" +
+        "nothing_exists: {{ __salt__['file.file_exists']('common/none.yml') }}\n" +
+        '{% include "common/x.yml" %}\n',
+    );
+    const merged = result(page, STACK_RESULT);
+    await expect(merged).toContainText("shared_port: 8080");
+    await expect(merged).toContainText("x_exists: true");
+    await expect(merged).toContainText("nothing_exists: false");
+    await expect(merged).toContainText("name: shared");
+    await expect(page.locator(".outputs .error")).toHaveCount(0);
+
+    // An error in the imported file names its tab, one click away.
+    await page.getByRole("tab", { name: "common/x.yml" }).click();
+    await page.getByLabel("Contents of common/x.yml").fill("port: {{ nope.port }}\n");
+    await expect(page.locator(".outputs .error").first()).toContainText("'nope' is undefined");
+    await page.getByRole("tab", { name: "core.yml" }).click();
+    await page.getByRole("button", { name: "Show common/x.yml, line 1" }).click();
+    await expect(page.getByRole("tab", { name: "common/x.yml" })).toHaveAttribute("aria-selected", "true");
+  });
+
   test("selecting a value opens the file it came from at its line", async ({ page }) => {
     await open(page);
     await page.getByRole("tab", { name: "PillarStack" }).click();

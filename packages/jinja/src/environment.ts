@@ -1,13 +1,13 @@
 // The nunjucks environment and template classes behind createRenderer: templates compiled by our compiler and run
 // with our runtime, names resolved in the config's directory, imports rendered once per config run, YAML parsed
 // through @merge/yaml and JSON through @merge/core's `parseJson` (both into the exact model), with a cache of parsed
-// texts.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+// texts. Files are read through the renderer's `TemplateFileSystem` (files.ts).
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { parseJson, PyDict } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { TemplateProblem } from "./errors.js";
+import { isInside, readTemplateText, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { pyStr } from "./pyvalues.js";
 import { decodeErrorMessage, hasJinja } from "./redact.js";
@@ -77,8 +77,9 @@ export class PyTemplate extends NjTemplate {
 }
 
 export interface FileEntry {
-  readonly mtimeMs: number;
-  readonly size: number;
+  /** The file's modification time and size when its file system tells them (see `TemplateFileInfo`). */
+  readonly mtimeMs: number | undefined;
+  readonly size: number | undefined;
   readonly template: NjAny;
 }
 
@@ -101,6 +102,8 @@ export class PyEnvironment extends NjEnvironment {
   declare pyNames: CompileNames;
   declare pyState: RenderState | undefined;
   declare pyFiles: Map<string, FileEntry>;
+  /** Where template files are read from. */
+  declare pyFs: TemplateFileSystem;
   declare pyCompiled: number;
   declare pyParsed: Map<string, { value: unknown }>;
   declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
@@ -115,7 +118,8 @@ export class PyEnvironment extends NjEnvironment {
     let rel = name;
     if (isAbsolute(name)) {
       const inside = resolve(name);
-      if (inside.startsWith(state.cfgDir + sep)) rel = inside.slice(state.cfgDir.length + 1);
+      if (isInside(inside, state.cfgDir, sep))
+        rel = inside.slice(state.cfgDir.length + (state.cfgDir.endsWith(sep) ? 0 : 1));
     }
     const pieces: string[] = [];
     for (const piece of rel.split("/")) {
@@ -150,26 +154,32 @@ export class PyEnvironment extends NjEnvironment {
     const path = this.pyResolve(name);
     if (path === undefined)
       throw new TemplateProblem(`TemplateNotFound: ${name} (paths may not leave the config directory)`);
-    let st: { mtimeMs: number; size: number; isFile(): boolean };
+    const fs = this.pyFs;
+    let st: TemplateFileInfo | undefined;
     try {
-      st = statSync(path);
+      st = fs.stat(path);
     } catch {
-      throw new TemplateProblem(`TemplateNotFound: ${name}`);
+      st = undefined;
     }
+    if (st === undefined) throw new TemplateProblem(`TemplateNotFound: ${name}`);
     if (!st.isFile()) throw new TemplateProblem(`TemplateNotFound: ${name} is not a file`);
     // Beyond Salt: a symlink inside the config directory may not lead out of it.
     const state = this.pyState as RenderState;
-    const real = realpathSync(path);
-    const realDir = realpathSync(state.cfgDir);
-    if (real !== realDir && !real.startsWith(realDir + sep)) {
+    const real = fs.realpath(path);
+    const realDir = fs.realpath(state.cfgDir);
+    if (real !== realDir && !isInside(real, realDir, sep)) {
       throw new TemplateProblem(`TemplateNotFound: ${name} (it resolves outside the config directory)`);
     }
     const cached = this.pyFiles.get(path);
-    if (cached !== undefined && cached.mtimeMs === st.mtimeMs && cached.size === st.size)
+    const { mtimeMs, size } = st;
+    const dated = mtimeMs !== undefined && size !== undefined;
+    if (dated && cached !== undefined && cached.mtimeMs === mtimeMs && cached.size === size)
       return cached.template;
-    const text = jinjaSource(readFileSync(path, "utf8"));
+    const text = jinjaSource(readTemplateText(fs, path));
+    // A file system that tells no dates: the text read again decides whether the compiled template still fits.
+    if (!dated && cached !== undefined && cached.template.tmplStr === text) return cached.template;
     const template = new PyTemplate(text, this, path, true);
-    this.pyFiles.set(path, { mtimeMs: st.mtimeMs, size: st.size, template });
+    this.pyFiles.set(path, { mtimeMs, size, template });
     return template;
   }
 

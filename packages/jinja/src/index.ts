@@ -12,6 +12,7 @@ export {
   pyStr,
 } from "./pyvalues.js";
 export { jinjaSource } from "./environment.js";
+export { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 export {
   createRenderer,
   type Renderer,
@@ -20,5 +21,5 @@ export {
   type TemplateWarning,
 } from "./renderer.js";
 export { markOpaque, opaqueChar, plainOpaque } from "./opaque.js";
-export { saltBuiltins, traverse } from "./salt.js";
+export { type SaltHost, saltBuiltins, traverse } from "./salt.js";
 export { type JsonOptions, pyJsonDumps, pyPformat } from "./serialize-python.js";

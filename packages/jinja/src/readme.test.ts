@@ -1,6 +1,6 @@
 import { PyDict } from "@merge/core";
 import { expect, it } from "vitest";
-import { createRenderer } from "./index.js";
+import { createRenderer, type TemplateFileSystem } from "./index.js";
 
 // Keeps the "Use" section of README.md true.
 it("renders the README's config template", () => {
@@ -34,4 +34,26 @@ it("writes a key into a plain object by its text and into a PyDict as the int it
     );
   expect(plain).toEqual({ "8080": "x" });
   expect(exact.keyList()).toEqual([8080]);
+});
+
+// Keeps "Files templates read" true: an import read from the renderer's own file system.
+it("imports a file from the README's file system kept in memory", () => {
+  const texts: Record<string, string> = { "/srv/stack/defaults.yml": "port: 8080\n" };
+  const files: TemplateFileSystem = {
+    stat: (path) =>
+      Object.hasOwn(texts, path)
+        ? { isFile: () => true, isDirectory: () => false }
+        : path === "/srv/stack"
+          ? { isFile: () => false, isDirectory: () => true }
+          : undefined,
+    realpath: (path) => path,
+    readFile: (path) => new TextEncoder().encode(texts[path]),
+  };
+  const text = createRenderer({ files }).render(
+    "{% import_yaml 'defaults.yml' as d %}port={{ d.port }}",
+    "/srv/stack/core.yml",
+    {},
+    "/srv/stack/config.cfg",
+  );
+  expect(text).toBe("port=8080");
 });

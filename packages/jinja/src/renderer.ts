@@ -5,6 +5,7 @@ import { isMergeError, MergeError } from "@merge/core";
 import type { CompileNames } from "./compiler.js";
 import { type FileEntry, jinjaSource, PyEnvironment, PyTemplate, type RenderState } from "./environment.js";
 import { TemplateProblem } from "./errors.js";
+import { nodeTemplateFiles, type TemplateFileSystem } from "./files.js";
 import { RenderAccount, resolveLimits, type TemplateLimits } from "./budget.js";
 import { chargedFilter, jinjaFilters, jinjaTests, saltFilters } from "./filters.js";
 import { baseGlobals } from "./globals.js";
@@ -58,6 +59,14 @@ export interface RendererOptions {
    * behaves as without the option.
    */
   readonly undefinedText?: (name: string) => string;
+  /**
+   * The file system template files are read from: `include`, `import`, `from`, `extends`, `import_yaml`,
+   * `import_json` and `import_text`, and what `__salt__['file.file_exists']` and `file.directory_exists` ask.
+   * Default: the local one (`nodeTemplateFiles`). `@merge/source-stack`'s `createMemoryFileSystem` gives an
+   * in-memory tree. The same checks hold on any file system: names stay inside the config's directory, and a file
+   * whose `realpath` leads out of it is refused.
+   */
+  readonly files?: TemplateFileSystem;
 }
 
 /** Options of one render. */
@@ -118,6 +127,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       value === undefined ? undefinedText(name) : value;
   }
   env.pyFiles = new Map<string, FileEntry>();
+  const files = options.files ?? nodeTemplateFiles;
+  env.pyFs = files;
   env.pyCompiled = 0;
   env.pyParsed = new Map();
   const base = baseGlobals();
@@ -134,6 +145,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       grains: () => current().__grains__,
       opts: () => current().__opts__,
       warn,
+      files,
     }),
     ...(options.salt ?? {}),
   };

@@ -1,7 +1,8 @@
 // Salt's helpers as templates see them: `traverse_dict_and_list`, the `__salt__` built-ins for the pure,
 // common execution functions, and the `__stack__` object.
-import { existsSync, statSync } from "node:fs";
+import { isAbsolute, resolve, sep } from "node:path";
 import { hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
+import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
 import { pyStr } from "./pyvalues.js";
@@ -129,6 +130,8 @@ export interface SaltHost {
   readonly grains: () => unknown;
   readonly opts: () => unknown;
   readonly warn: (message: string) => void;
+  /** What `file.file_exists` and `file.directory_exists` ask; default: the local file system. */
+  readonly files?: TemplateFileSystem;
 }
 
 type Fn = (...args: unknown[]) => unknown;
@@ -139,6 +142,22 @@ function stripKw(args: readonly unknown[]): unknown[] {
 
 /** The built-in `__salt__` functions; the caller's functions (same `mod.fn` keys) take precedence. */
 export function saltBuiltins(host: SaltHost): Record<string, Fn> {
+  const files = host.files ?? nodeTemplateFiles;
+  // What is at a path as Python's os.path sees it: a relative path is relative to the working directory, joined as
+  // text so that "a.txt/" stays a question about a directory; nothing is there when the question cannot be asked.
+  const statOf = (p: string): TemplateFileInfo | undefined => {
+    if (p === "" || p.includes("\0")) return undefined;
+    let abs = p;
+    if (!isAbsolute(p)) {
+      const cwd = resolve();
+      abs = cwd.endsWith(sep) ? cwd + p : cwd + sep + p;
+    }
+    try {
+      return files.stat(abs);
+    } catch {
+      return undefined;
+    }
+  };
   const lookup =
     (source: () => unknown, delimiterAt: number) =>
     (...args: unknown[]): unknown => {
@@ -184,20 +203,10 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
       return p.slice(p.lastIndexOf("/") + 1);
     },
     "file.file_exists": (...args: unknown[]) => {
-      const p = seen(pyStr(stripKw(args)[0]));
-      try {
-        return existsSync(p) && statSync(p).isFile();
-      } catch {
-        return false;
-      }
+      return statOf(seen(pyStr(stripKw(args)[0])))?.isFile() === true;
     },
     "file.directory_exists": (...args: unknown[]) => {
-      const p = seen(pyStr(stripKw(args)[0]));
-      try {
-        return existsSync(p) && statSync(p).isDirectory();
-      } catch {
-        return false;
-      }
+      return statOf(seen(pyStr(stripKw(args)[0])))?.isDirectory() === true;
     },
     "log.debug": logAt(false),
     "log.info": logAt(false),

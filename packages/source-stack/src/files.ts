@@ -1,5 +1,6 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import type { TemplateFileSystem } from "@merge/jinja";
 import type { GlobFs } from "./glob.js";
 import { stackError } from "./problems.js";
 
@@ -18,9 +19,11 @@ export interface StackDirEntry extends StackFileInfo {
 /**
  * The file system a stack is read from, as the loader uses it. Paths given to it are absolute POSIX paths. The
  * default is the local one (`node:fs`); the loader's `files` option takes another: an in-memory tree in a browser
- * (`createMemoryFileSystem`), an archive, a version-control snapshot.
+ * (`createMemoryFileSystem`), an archive, a version-control snapshot. It is a `TemplateFileSystem` of
+ * `@merge/jinja` too (`stat`, `realpath`, `readFile`): the loader's renderer reads the files templates import
+ * (`import_yaml`, `include`, ...) and answers `file.file_exists` through it.
  */
-export interface StackFileSystem {
+export interface StackFileSystem extends TemplateFileSystem {
   /** The entries of a directory; throws when it cannot be listed. */
   readdir(path: string): readonly StackDirEntry[];
   /** What is at a path without following a final symlink; undefined when nothing is there. */

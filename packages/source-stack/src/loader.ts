@@ -53,7 +53,9 @@ export interface StackLoaderOptions {
   readonly saltGlobs?: boolean;
   /**
    * The file system the config and YAML files are read from (absolute paths). Default: the local one. Give a tree
-   * kept in memory (`createMemoryFileSystem`) or any other source; templates' own imports still read the local one.
+   * kept in memory (`createMemoryFileSystem`) or any other source. The renderer this loader makes reads templates' own
+   * imports (`import_yaml`, `include`, ...) and answers `file.file_exists` from it too (a `renderer` given here
+   * reads what it was made to read).
    */
   readonly files?: StackFileSystem;
   /** Reuse file texts, directory listings and parsed YAML across hosts (default true). */
@@ -180,6 +182,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file, line: w.line }),
       strictSalt: options.strictSalt,
       upstreamPillarStack: upstream,
+      // Templates' own imports and file checks read the tree the stack is read from (default: the local one).
+      ...(options.files !== undefined ? { files: options.files } : {}),
     });
 
   const parse = (text: string, file: string): unknown => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { catchMergeError as failure } from "../../../test-kit/errors.js";
 import { loadStack } from "./loader.js";
 import { createMemoryFileSystem } from "./memory-files.js";
+import { makeTree } from "./test-tree.js";
 
 const example = fileURLToPath(new URL("../../../examples/stack/", import.meta.url));
 const yaml = (name: string) =>
@@ -70,6 +71,82 @@ describe("a stack read through the files option", () => {
     expect(failure(() => loadStack({ config: "/c.cfg", files: dir, minionId: "m" })).code).toBe(
       "STACK_NOT_FILE",
     );
+  });
+});
+
+// A stack whose templates import, include and check files of their own: the loader's renderer reads them from the
+// loader's file system.
+const TEMPLATED: Record<string, string> = {
+  "config.cfg": [
+    "{%- set base = __stack__.cfg_path.rsplit('/', 1)[0] %}",
+    "core.yml",
+    "{%- if __salt__['file.file_exists'](base ~ '/extra.yml') %}",
+    "extra.yml",
+    "{%- endif %}",
+    "{%- if __salt__['file.directory_exists'](base ~ '/roles') %}",
+    "roles/*.yml",
+    "{%- endif %}",
+    "",
+  ].join("\n"),
+  "core.yml":
+    "{% import_yaml 'common/defaults.yml' as d %}{% import_json 'common/ports.json' as p %}" +
+    "{% from 'macros.sls' import owner %}\n" +
+    "timezone: {{ d.timezone }}\nports: {{ p.ports | json }}\nowner: {{ owner(minion_id) }}\n",
+  "extra.yml": "{% include 'snippets/motd.sls' %}\n",
+  "roles/web.yml": "{% import_text 'common/banner.txt' as b %}banner: {{ b | yaml_dquote }}\n",
+  "common/defaults.yml": "timezone: {{ 'Etc/UTC' }}\n",
+  "common/ports.json": '{"ports": [80, 443]}',
+  "common/banner.txt": "Welcome\n",
+  "macros.sls": "{% macro owner(id) %}ops-{{ id }}{% endmacro %}",
+  "snippets/motd.sls": "motd: hello {{ minion_id }}",
+};
+
+describe("templates of a stack read through the files option", () => {
+  it("import, include and check files in the in-memory tree as in the same tree on disk", () => {
+    const dir = makeTree(TEMPLATED);
+    const fromDisk = loadStack({ config: "config.cfg", cwd: dir, minionId: "web-1" });
+    expect(fromDisk.data).toEqual({
+      timezone: "Etc/UTC",
+      ports: [80, 443],
+      owner: "ops-web-1",
+      motd: "hello web-1",
+      banner: "Welcome",
+    });
+    // Where nothing is on disk, and at the root of the file system as the playground mounts its tree.
+    for (const root of ["/srv/nowhere/stack", "/"]) {
+      const files = createMemoryFileSystem(TEMPLATED, root);
+      const fromMemory = loadStack({ config: "config.cfg", cwd: root, files, minionId: "web-1" });
+      expect(fromMemory.data).toEqual(fromDisk.data);
+      expect(fromMemory.files).toEqual(fromDisk.files);
+      expect(fromMemory.warnings).toEqual(fromDisk.warnings);
+    }
+  });
+
+  it("give what docs/templates.md shows for an import from a stack kept in memory", () => {
+    const files = createMemoryFileSystem(
+      {
+        "config.cfg": "core.yml\n",
+        "core.yml": "{% import_yaml 'common/defaults.yml' as d %}timezone: {{ d.timezone }}\n",
+        "common/defaults.yml": "timezone: UTC\n",
+      },
+      "/srv/stack",
+    );
+    expect(loadStack({ config: "config.cfg", cwd: "/srv/stack", files, minionId: "web-1" }).data).toEqual({
+      timezone: "UTC",
+    });
+  });
+
+  it("report a missing import as on disk, naming the file that imports it", () => {
+    const tree = { "config.cfg": "a.yml\n", "a.yml": "x: 1\n{% import_yaml 'gone.yml' as g %}\n" };
+    const onDisk = failure(() => loadStack({ config: "config.cfg", cwd: makeTree(tree), minionId: "m" }));
+    const files = createMemoryFileSystem(tree, "/srv/stack");
+    const inMemory = failure(() =>
+      loadStack({ config: "config.cfg", cwd: "/srv/stack", files, minionId: "m" }),
+    );
+    expect(inMemory.code).toBe(onDisk.code);
+    expect(inMemory.message).toBe(onDisk.message);
+    expect(inMemory.message).toContain("TemplateNotFound: gone.yml");
+    expect(inMemory.source?.line).toBe(2);
   });
 });
 

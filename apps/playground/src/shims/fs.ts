@@ -1,6 +1,7 @@
 // `node:fs` in the browser: there is no disk. The PillarStack loader reads the in-memory tree through its `files`
-// option and never calls these; @merge/jinja reads files a template imports (`import_yaml`, `include`) through
-// `node:fs` directly, so in the playground such an import is "not found" (see the README's limits).
+// option and hands it to @merge/jinja's renderer, which reads files a template imports (`import_yaml`, `include`) and
+// answers `file.file_exists` through it: nothing calls these. They remain for the default file systems the packages
+// define (built, never used, in the page).
 function noDisk(name: string): never {
   throw new Error(`ENOENT: no file system in the browser (${name})`);
 }

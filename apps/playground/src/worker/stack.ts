@@ -23,6 +23,9 @@ export function runStack(input: StackInput): StackOutput {
     const index = input.files.findIndex((f) => f.name === file);
     return index < 0 ? undefined : index;
   };
+  // A file a template imports is named by its path in the tree (`/common/x.yml`); its tab by the name under ROOT.
+  const tabName = (file: string | undefined): string | undefined =>
+    file?.startsWith(ROOT) && inputOf(file) === undefined ? file.slice(ROOT.length) : file;
   // Grains and pillar: a YAML mapping each (an empty text is `{}`), or a coded error placed in that field.
   type Loaded =
     | { readonly ok: true; readonly value: Record<string, unknown> }
@@ -72,7 +75,8 @@ export function runStack(input: StackInput): StackOutput {
     });
   } catch (error) {
     if (!isMergeError(error)) throw error;
-    return fail([errorView(error, inputOf(error.source?.file))]);
+    const file = tabName(error.source?.file);
+    return fail([{ ...errorView(error, inputOf(file)), file }]);
   }
 
   const documents: ExplainDocument[] = result.files.map((file, index) => {
