@@ -1,0 +1,138 @@
+import { getItem, isMapping, keyIdentity, type MappingKey, mappingKeys, type PathKey } from "@merge/core";
+
+/** A place in the shaped data: a key of a mapping, or an index of a list, by the container's identity. */
+export interface Place {
+  readonly container: object;
+  readonly key: MappingKey;
+}
+
+// A chain of moves is one step per conversion; this only guards against a cycle by mistake.
+const MAX_HOPS = 10_000;
+
+/**
+ * Follows every value a row wrote to where it is once all queries of an entry ran. Rows write into mappings (and
+ * lists) that later steps move: `as_list` puts a value that was alone at a key into a new list, `with_lists` turns a
+ * mapping into the list of its values (or a list into a list holding it), an `as_json` list merge builds a new list
+ * of the old items, a named query replaces its keyword's mapping. Each write is remembered by its container and key,
+ * each move as it happens, and the final paths are read from the containers' places in the finished data (one walk
+ * of the data, and one step per container a conversion replaced).
+ */
+export class PlaceTracker<W extends object> {
+  private readonly writes = new Map<W, Place>();
+  /** The write whose value is at a place now, by container and key identity. */
+  private readonly occupants = new Map<object, Map<unknown, W>>();
+  private readonly listed = new Map<object, { readonly list: object; readonly index: Map<unknown, number> }>();
+  private readonly copies = new Map<object, object>();
+  private readonly born = new Map<object, Place>();
+
+  /** A row wrote `write` at `key` of `container` (replacing what was there). */
+  wrote(write: W, container: object, key: MappingKey): void {
+    const place = { container, key };
+    this.writes.set(write, place);
+    this.occupy(place, write);
+  }
+
+  /**
+   * The value at `from` now is at `to` (a value alone at a key put into a new list with `as_list`, a list put into a
+   * list by `with_lists`). Values `from` had before it, which lost there, stay where they lost.
+   */
+  moved(from: Place, to: Place): void {
+    const slots = this.occupants.get(from.container);
+    const id = keyIdentity(from.key);
+    const write = slots?.get(id);
+    if (write === undefined) return;
+    slots!.delete(id);
+    this.writes.set(write, to);
+    this.occupy(to, write);
+  }
+
+  /** `with_lists` replaced a mapping by the list of its values, in its key order. */
+  listedAs(mapping: object, list: object, keys: readonly MappingKey[]): void {
+    const index = new Map<unknown, number>();
+    keys.forEach((key, at) => {
+      index.set(keyIdentity(key), at);
+    });
+    this.listed.set(mapping, { list, index });
+  }
+
+  /** A list was replaced by a new one holding its items at the same indexes (and more after them). */
+  copiedAs(old: object, copy: object): void {
+    this.copies.set(old, copy);
+  }
+
+  /** A container was put at a place: where its values would be if something later replaced it. */
+  placed(container: object, at: Place): void {
+    this.born.set(container, at);
+  }
+
+  /**
+   * The path of every write from the top of `root`, list indexes included: where the value is, or for a value a
+   * later row or query overwrote, the place it lost at. Undefined only when no place of the value, nor of any
+   * container that held it, can be found in `root`.
+   */
+  paths(root: object): Map<W, PathKey[] | undefined> {
+    const at = containerPaths(root);
+    const out = new Map<W, PathKey[] | undefined>();
+    for (const [write, place] of this.writes) out.set(write, this.resolve(place, at, 0));
+    return out;
+  }
+
+  private occupy(place: Place, write: W): void {
+    let slots = this.occupants.get(place.container);
+    if (slots === undefined) {
+      slots = new Map();
+      this.occupants.set(place.container, slots);
+    }
+    slots.set(keyIdentity(place.key), write);
+  }
+
+  private resolve(start: Place, at: Map<object, PathKey[]>, nesting: number): PathKey[] | undefined {
+    let best: PathKey[] | undefined;
+    let place: Place | undefined = start;
+    for (let hops = 0; place !== undefined && hops < MAX_HOPS; hops++) {
+      const path = at.get(place.container);
+      if (path !== undefined) {
+        best = [...path, place.key];
+        break;
+      }
+      place = this.next(place);
+    }
+    if (best !== undefined || nesting > MAX_HOPS) return best;
+    // Nothing on the way is in the data any more: the place the value had, below where its container was put.
+    const origin = this.born.get(start.container);
+    if (origin === undefined) return undefined;
+    const above = this.resolve(origin, at, nesting + 1);
+    return above === undefined ? undefined : [...above, start.key];
+  }
+
+  /** Where the values of a container that is gone went: a mapping made a list, a list copied. */
+  private next(place: Place): Place | undefined {
+    const listed = this.listed.get(place.container);
+    if (listed !== undefined) {
+      const index = listed.index.get(keyIdentity(place.key));
+      return index === undefined ? undefined : { container: listed.list, key: index };
+    }
+    const copy = this.copies.get(place.container);
+    return copy === undefined ? undefined : { container: copy, key: place.key };
+  }
+}
+
+/** The path of every mapping and list in `root`, by identity. */
+function containerPaths(root: object): Map<object, PathKey[]> {
+  const out = new Map<object, PathKey[]>();
+  const work: [unknown, PathKey[]][] = [[root, []]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [node, path] = item;
+    if (typeof node !== "object" || node === null || out.has(node)) continue;
+    if (Array.isArray(node)) {
+      out.set(node, path);
+      node.forEach((child, index) => {
+        work.push([child, [...path, index]]);
+      });
+    } else if (isMapping(node)) {
+      out.set(node, path);
+      for (const key of mappingKeys(node)) work.push([getItem(node, key), [...path, key]]);
+    }
+  }
+  return out;
+}
