@@ -5,7 +5,6 @@ import {
   isPlainObject,
   type MappingKey,
   MergeError,
-  type PathKey,
   PyDict,
   toPlain,
 } from "@merge/core";
@@ -18,6 +17,7 @@ import { type PreparedSql, prepareSql } from "./placeholders.js";
 import type { MysqlProvenance, MysqlQuerySource, MysqlValueSource } from "./provenance.js";
 import { openPool, type PoolLimits, runOnce } from "./pool.js";
 import { type ExtractOptions, extractQueriesFromConfig, type QuerySpec } from "./queries.js";
+import type { ValuePlace } from "./places.js";
 import { checkDepth, createShaper, type RowSink, type ShapedValue, type Shaper } from "./shape.js";
 import { isMysqlSettings, type MysqlSettings, parseMysqlSettings } from "./settings.js";
 
@@ -395,7 +395,7 @@ interface Trace {
   /** A query's columns arrived: its source, and the callback for the values its rows write. */
   begin(query: PreparedQuery, fieldCount: number): (write: ShapedValue) => void;
   /** The entry's queries all ran: where each of its values is now (`Shaper.places`). */
-  settle(places: ReadonlyMap<ShapedValue, readonly PathKey[] | undefined>): void;
+  settle(places: ReadonlyMap<ShapedValue, ValuePlace | undefined>): void;
 }
 
 function createTrace(): Trace {
@@ -424,7 +424,12 @@ function createTrace(): Trace {
     },
     settle(places) {
       for (const { write, query, path } of pending) {
-        trace.values.push({ ...write, path, at: places.get(write), query });
+        const place = places.get(write);
+        trace.values.push(
+          place?.within === undefined
+            ? { ...write, path, at: place?.at, query }
+            : { ...write, path, at: place.at, within: place.within, query },
+        );
       }
       pending = [];
     },

@@ -26,9 +26,10 @@ function shaped(queries: readonly Query[]): { data: unknown; values: string[] } 
   return {
     data: toPlain(shaper.result()),
     values: writes.map(([query, write]) => {
-      const at = places.get(write);
-      const where = at === undefined ? "(gone)" : at.map(String).join(".");
-      return `q${query} row ${write.row}: ${JSON.stringify(toPlain(write.value))} at ${where}`;
+      const place = places.get(write);
+      const where = place === undefined ? "(gone)" : place.at.map(String).join(".");
+      const within = place?.within === undefined ? "" : ` in #${place.within.id} at ${place.within.at.join(".")}`;
+      return `q${query} row ${write.row}: ${JSON.stringify(toPlain(write.value))} at ${where}${within}`;
     }),
   };
 }
@@ -113,6 +114,15 @@ describe("where each value a row wrote ends up", () => {
     ]);
   });
 
+  it("says a named query's values a later query of the same keyword replaced were in a mapping replaced whole", () => {
+    const { data, values } = shaped([
+      { root: "main", fields: ["k", "v"], rows: [["a", 1]] },
+      { root: "main", fields: ["k", "v"], rows: [["b", 2]] },
+    ]);
+    expect(data).toEqual({ main: { b: 2 } });
+    expect(values).toEqual(["q1 row 1: 1 at main.a in #1 at main", "q2 row 1: 2 at main.b"]);
+  });
+
   it("follows values a later query's with_lists moves", () => {
     const { data, values } = shaped([
       { fields: ["a", "b", "v"], rows: [["x", "p", 1]] },
@@ -135,8 +145,9 @@ describe("where each value a row wrote ends up", () => {
     expect(values).toEqual([
       "q1 row 1: 1 at a",
       "q1 row 1: 2 at b.c",
-      "q1 row 1: 1 at l.0",
-      "q1 row 1: 3 at l.1.m",
+      // Row 2's list replaced row 1's as a whole.
+      "q1 row 1: 1 at l.0 in #1 at l",
+      "q1 row 1: 3 at l.1.m in #1 at l",
       "q1 row 1: {} at e",
       "q1 row 2: 4 at a",
       "q1 row 2: 6 at l.0",
@@ -157,7 +168,7 @@ describe("where each value a row wrote ends up", () => {
     expect(values).toEqual([
       "q1 row 1: 1 at cfg.l.0",
       "q1 row 1: 2 at cfg.l.1",
-      "q1 row 1: 1 at cfg.m.x",
+      "q1 row 1: 1 at cfg.m.x in #1 at cfg.m",
       "q1 row 2: 3 at cfg.l.2",
       "q1 row 2: 7 at cfg.m",
     ]);

@@ -1,5 +1,18 @@
 import { getItem, isMapping, keyIdentity, type MappingKey, mappingKeys, type PathKey } from "@merge/core";
 
+/** Where a value is in the shaped data (`Shaper.places`). */
+export interface ValuePlace {
+  /** The path from the top, list indexes included. */
+  readonly at: PathKey[];
+  /**
+   * Set when the value was inside a mapping or list that a later row or query replaced as a whole (a JSON list
+   * replaced by the next row's list, a named query's mapping by a later query of the same keyword): where that
+   * mapping or list was (a start of `at`), the mapping or list itself, and a number that tells such mappings and lists
+   * of one shaper apart.
+   */
+  readonly within?: { readonly at: PathKey[]; readonly value: object; readonly id: number };
+}
+
 /** A place in the shaped data: a key of a mapping, or an index of a list, by the container's identity. */
 export interface Place {
   readonly container: object;
@@ -70,10 +83,11 @@ export class PlaceTracker<W extends object> {
    * later row or query overwrote, the place it lost at. Undefined only when no place of the value, nor of any
    * container that held it, can be found in `root`.
    */
-  paths(root: object): Map<W, PathKey[] | undefined> {
+  paths(root: object): Map<W, ValuePlace | undefined> {
     const at = containerPaths(root);
-    const out = new Map<W, PathKey[] | undefined>();
-    for (const [write, place] of this.writes) out.set(write, this.resolve(place, at, 0));
+    const ids = new Map<object, number>();
+    const out = new Map<W, ValuePlace | undefined>();
+    for (const [write, place] of this.writes) out.set(write, this.resolve(place, at, ids, 0));
     return out;
   }
 
@@ -86,23 +100,35 @@ export class PlaceTracker<W extends object> {
     slots.set(keyIdentity(place.key), write);
   }
 
-  private resolve(start: Place, at: Map<object, PathKey[]>, nesting: number): PathKey[] | undefined {
-    let best: PathKey[] | undefined;
+  private resolve(
+    start: Place,
+    at: Map<object, PathKey[]>,
+    ids: Map<object, number>,
+    nesting: number,
+  ): ValuePlace | undefined {
     let place: Place | undefined = start;
     for (let hops = 0; place !== undefined && hops < MAX_HOPS; hops++) {
       const path = at.get(place.container);
-      if (path !== undefined) {
-        best = [...path, place.key];
-        break;
-      }
+      if (path !== undefined) return { at: [...path, place.key] };
       place = this.next(place);
     }
-    if (best !== undefined || nesting > MAX_HOPS) return best;
-    // Nothing on the way is in the data any more: the place the value had, below where its container was put.
+    if (nesting > MAX_HOPS) return undefined;
+    // The container is not in the data any more (something replaced it whole): the place the value had, below where
+    // its container was put.
     const origin = this.born.get(start.container);
     if (origin === undefined) return undefined;
-    const above = this.resolve(origin, at, nesting + 1);
-    return above === undefined ? undefined : [...above, start.key];
+    const above = this.resolve(origin, at, ids, nesting + 1);
+    if (above === undefined) return undefined;
+    let within = above.within;
+    if (within === undefined) {
+      let id = ids.get(start.container);
+      if (id === undefined) {
+        id = ids.size + 1;
+        ids.set(start.container, id);
+      }
+      within = { at: above.at, value: start.container, id };
+    }
+    return { at: [...above.at, start.key], within };
   }
 
   /** Where the values of a container that is gone went: a mapping made a list, a list copied. */

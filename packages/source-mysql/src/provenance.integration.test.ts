@@ -20,7 +20,8 @@ function lines(values: readonly MysqlValueSource[]): string[] {
 function places(values: readonly MysqlValueSource[]): string[] {
   return values.map((value) => {
     const at = value.at === undefined ? "(gone)" : value.at.map(String).join(".");
-    return `${value.query.name} row ${value.row}: ${JSON.stringify(toPlain(value.value))} at ${at}`;
+    const within = value.within === undefined ? "" : ` (replaced whole at ${value.within.at.join(".")})`;
+    return `${value.query.name} row ${value.row}: ${JSON.stringify(toPlain(value.value))} at ${at}${within}`;
   });
 }
 
@@ -205,8 +206,9 @@ describeWithServer("MySQL pillar provenance against a real server", (server) => 
       });
       expect(provenance.queries.map((q) => q.traced)).toEqual([true]);
       expect(places(provenance.values)).toEqual([
-        'query "cfg" row 1: "a" at cfg.ntp.servers.0',
-        'query "cfg" row 1: "b" at cfg.ntp.servers.1',
+        // Row 2's list replaced row 1's whole (as_list is off).
+        'query "cfg" row 1: "a" at cfg.ntp.servers.0 (replaced whole at cfg.ntp.servers)',
+        'query "cfg" row 1: "b" at cfg.ntp.servers.1 (replaced whole at cfg.ntp.servers)',
         'query "cfg" row 1: true at cfg.ntp.iburst',
         'query "cfg" row 1: "web" at cfg.tier',
         'query "cfg" row 2: "front" at cfg.tier.name',

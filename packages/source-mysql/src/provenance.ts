@@ -28,9 +28,16 @@ export interface MysqlValueSource extends ShapedValue {
    * Where the value is in the entry's result once all of the entry's queries ran, from its top, list indexes
    * included: after `with_lists` made lists of levels (`hosts.0.ip`), `as_list` put it into a list (`a.b.1`), a list
    * merge of `as_json` moved it. For a value a later row or query overwrote, the place where it lost. Undefined when
-   * nothing says where it would be (a later query replaced what held it).
+   * nothing says where it would be.
    */
   readonly at: readonly PathKey[] | undefined;
+  /**
+   * Set when the value was inside a mapping or list that a later row or query replaced as a whole (an `as_json`
+   * row's list replaced by a later row's, a named query's mapping by a later query of the same keyword): where that
+   * mapping or list was (a start of `at`; there it lost, as a whole), that mapping or list as it was when replaced,
+   * and a number telling such mappings and lists of one entry apart.
+   */
+  readonly within?: { readonly at: readonly PathKey[]; readonly value: unknown; readonly id: number };
 }
 
 /**

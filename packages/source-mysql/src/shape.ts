@@ -16,7 +16,7 @@ import { mysqlError, type QueryLabel } from "./errors.js";
 import { parseJsonValue } from "./json-value.js";
 import { keyOf } from "./keys.js";
 import { pyListUnion } from "./py-equal.js";
-import { PlaceTracker } from "./places.js";
+import { PlaceTracker, type ValuePlace } from "./places.js";
 import { levelsOf, parseWithLists, pyTruthy } from "./queries.js";
 
 /** One result row: the column values in field order. */
@@ -98,10 +98,10 @@ export interface Shaper {
   /**
    * Where each value given to an `onValue` callback is in `result()` now, from its top, list indexes included (after
    * `with_lists` made lists of levels, `as_list` put it into a list, a later query moved it): the value's own place,
-   * or for a value a later row or query overwrote, the place it lost at. Undefined when that place is gone (a later
-   * query replaced what held it and nothing says where it was).
+   * or for a value a later row or query overwrote, the place it lost at (and, when it was inside a mapping or list
+   * replaced whole, where that was: `within`). Undefined when nothing says where it was.
    */
-  places(): Map<ShapedValue, PathKey[] | undefined>;
+  places(): Map<ShapedValue, ValuePlace | undefined>;
 }
 
 // Mappings are `PyDict`s built in place, as Salt builds dicts: keys are the column values themselves (an int key
