@@ -156,8 +156,22 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(env.lost).toEqual([
       expect.objectContaining({ value: "staging", kind: "value", document: 0, detail: "row 2 (pillar=env)" }),
     ]);
-    const keyJson = merge(["mysql", "--config", one, "--minion-id", "web01", "--get", "env", "--explain", "-f", "json"]);
-    const told = JSON.parse(keyJson.stdout) as { inputs: { detail: string; value: unknown }[]; lost: unknown[] };
+    const keyJson = merge([
+      "mysql",
+      "--config",
+      one,
+      "--minion-id",
+      "web01",
+      "--get",
+      "env",
+      "--explain",
+      "-f",
+      "json",
+    ]);
+    const told = JSON.parse(keyJson.stdout) as {
+      inputs: { detail: string; value: unknown }[];
+      lost: unknown[];
+    };
     expect(told.inputs.map((step) => [step.detail, step.value])).toEqual([
       ["row 2 (pillar=env)", "staging"],
       ["row 3 (pillar=env)", "prod"],
@@ -177,7 +191,11 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     const query = "SELECT doc FROM jdocs WHERE minion = %s ORDER BY id";
     writeFileSync(
       docs,
-      JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: { cfg: { query, as_json: true } } }] }, null, 2),
+      JSON.stringify(
+        { mysql: connection, ext_pillar: [{ mysql: { cfg: { query, as_json: true } } }] },
+        null,
+        2,
+      ),
     );
     const input = `${docs}:12 (ext_pillar 1: mysql) query "cfg" (SELECT doc FROM jdocs WHERE minion = %s …)`;
     const run = merge(["mysql", "--config", docs, "--minion-id", "web01", "--explain"]);
@@ -196,7 +214,16 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
         `    zone: 2 # from ${input}, row 3`,
       ].join("\n"),
     );
-    const story = merge(["mysql", "--config", docs, "--minion-id", "web01", "--get", "cfg:ntp:servers", "--explain"]);
+    const story = merge([
+      "mysql",
+      "--config",
+      docs,
+      "--minion-id",
+      "web01",
+      "--get",
+      "cfg:ntp:servers",
+      "--explain",
+    ]);
     expect(story.stdout).toContain(`  ${input}, row 1 (input 1)\n    had:\n      - a\n      - b\n`);
     expect(story.stdout).toContain(`Values that lost: a list (${input}, row 1)\n`);
   });

@@ -62,7 +62,11 @@ describe("explainResult", () => {
     const host = entry(explanation, ["hosts", 0])!;
     expect(host.origin).toMatchObject({ name: "query #1", detail: "row 6" });
     expect(host.lost).toEqual([
-      { kind: "value", value: "10.0.0.1", origin: expect.objectContaining({ path: ["hosts", 0], detail: "row 5" }) },
+      {
+        kind: "value",
+        value: "10.0.0.1",
+        origin: expect.objectContaining({ path: ["hosts", 0], detail: "row 5" }),
+      },
     ]);
     // The winning input's own earlier value is a loser too.
     const alone = explainResult({ env: "staging" }, [docs[0]!], []);
@@ -76,8 +80,14 @@ describe("explainResult", () => {
     ];
     const result = { l: [{ y: { v: 2 } }, { x: { v: 1 } }] };
     const explanation = explainResult(result, docs, []);
-    expect(entry(explanation, ["l", 0, "y", "v"])?.origin).toMatchObject({ document: 1, path: ["l", 0, "y", "v"] });
-    expect(entry(explanation, ["l", 1, "x", "v"])?.origin).toMatchObject({ document: 0, path: ["l", 0, "x", "v"] });
+    expect(entry(explanation, ["l", 0, "y", "v"])?.origin).toMatchObject({
+      document: 1,
+      path: ["l", 0, "y", "v"],
+    });
+    expect(entry(explanation, ["l", 1, "x", "v"])?.origin).toMatchObject({
+      document: 0,
+      path: ["l", 0, "x", "v"],
+    });
   });
 
   it("gives appended list items each the document they came from, even when values repeat", () => {

@@ -400,8 +400,11 @@ interface Trace {
 
 function createTrace(): Trace {
   // The entry's values as written, until its last query ran and their places are known.
-  let pending: { readonly write: ShapedValue; readonly query: MysqlQuerySource; readonly path: MappingKey[] }[] =
-    [];
+  let pending: {
+    readonly write: ShapedValue;
+    readonly query: MysqlQuerySource;
+    readonly path: MappingKey[];
+  }[] = [];
   const trace: Trace = {
     entry: 0,
     queries: [],

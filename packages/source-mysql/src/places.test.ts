@@ -28,7 +28,8 @@ function shaped(queries: readonly Query[]): { data: unknown; values: string[] } 
     values: writes.map(([query, write]) => {
       const place = places.get(write);
       const where = place === undefined ? "(gone)" : place.at.map(String).join(".");
-      const within = place?.within === undefined ? "" : ` in #${place.within.id} at ${place.within.at.join(".")}`;
+      const within =
+        place?.within === undefined ? "" : ` in #${place.within.id} at ${place.within.at.join(".")}`;
       return `q${query} row ${write.row}: ${JSON.stringify(toPlain(write.value))} at ${where}${within}`;
     }),
   };
@@ -137,7 +138,10 @@ describe("where each value a row wrote ends up", () => {
     const { data, values } = shaped([
       {
         fields: ["doc"],
-        rows: [['{"a": 1, "b": {"c": 2}, "l": [1, {"m": 3}], "e": {}}'], ['{"a": 4, "b": {"d": 5}, "l": [6]}']],
+        rows: [
+          ['{"a": 1, "b": {"c": 2}, "l": [1, {"m": 3}], "e": {}}'],
+          ['{"a": 4, "b": {"d": 5}, "l": [6]}'],
+        ],
         options: { asJson: true },
       },
     ]);

@@ -34,7 +34,10 @@ export class PlaceTracker<W extends object> {
   private readonly writes = new Map<W, Place>();
   /** The write whose value is at a place now, by container and key identity. */
   private readonly occupants = new Map<object, Map<unknown, W>>();
-  private readonly listed = new Map<object, { readonly list: object; readonly index: Map<unknown, number> }>();
+  private readonly listed = new Map<
+    object,
+    { readonly list: object; readonly index: Map<unknown, number> }
+  >();
   private readonly copies = new Map<object, object>();
   private readonly born = new Map<object, Place>();
 

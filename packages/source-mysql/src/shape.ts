@@ -8,7 +8,6 @@ import {
   type Mapping,
   type MappingKey,
   mappingKeys,
-  type PathKey,
   PyDict,
   toExact,
 } from "@merge/core";
@@ -665,8 +664,11 @@ function reportJson(
   for (let item = work.pop(); item !== undefined; item = work.pop()) {
     const [node, parent, at, where] = item;
     const children: [unknown, MappingKey][] = [];
-    if (Array.isArray(node)) node.forEach((child, index) => children.push([child, index]));
-    else if (isMapping(node)) for (const name of mappingKeys(node)) children.push([getItem(node, name), name]);
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) children.push([node[index], index]);
+    } else if (isMapping(node)) {
+      for (const name of mappingKeys(node)) children.push([getItem(node, name), name]);
+    }
     if (children.length === 0) {
       wrote.value(where, node, parent, at);
       continue;
