@@ -179,6 +179,42 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(told.lost).toEqual([expect.objectContaining({ value: "staging", detail: "row 2 (pillar=env)" })]);
   });
 
+  it("names the row of each item of a level with_lists made a list, and the row a later row replaced there", () => {
+    const listed = join(dir, "with-lists.yml");
+    const query = "SELECT 'hosts', pillar, value FROM pillars WHERE minion_id = %s ORDER BY id";
+    writeFileSync(
+      listed,
+      JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: [{ query, with_lists: [1] }] }] }, null, 2),
+    );
+    const input = `${listed}:12 (ext_pillar 1: mysql) query #1 (SELECT 'hosts', pillar, value FROM pilla…)`;
+    // Level 1 (the mapping below hosts) becomes the list of its values in key order: role, env, motd; env's
+    // value is row 3's, which overwrote row 2's before the level became a list.
+    const run = merge(["mysql", "--config", listed, "--minion-id", "web01", "--explain"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(
+      [
+        `hosts: # from ${input}`,
+        `- webserver # from ${input}, row 1 (hosts=hosts, pillar=role)`,
+        `- prod # from ${input}, row 3 (hosts=hosts, pillar=env); lost: staging (${input}, row 2 (hosts=hosts, pillar=env))`,
+        `- null # from ${input}, row 4 (hosts=hosts, pillar=motd)`,
+      ].join("\n"),
+    );
+    const story = merge([
+      "mysql",
+      "--config",
+      listed,
+      "--minion-id",
+      "web01",
+      "--get",
+      "hosts:1",
+      "--explain",
+    ]);
+    expect(story.stdout).toContain(
+      `  ${input}, row 2 (hosts=hosts, pillar=env) (input 1)\n    had: staging\n`,
+    );
+    expect(story.stdout).toContain(`Values that lost: staging (${input}, row 2 (hosts=hosts, pillar=env))\n`);
+  });
+
   it("names the row of every value of an as_json query, and what a later row's JSON replaced", () => {
     sql(
       database,

@@ -395,7 +395,7 @@ interface Trace {
   /** A query's columns arrived: its source, and the callback for the values its rows write. */
   begin(query: PreparedQuery, fieldCount: number): (write: ShapedValue) => void;
   /** The entry's queries all ran: where each of its values is now (`Shaper.places`). */
-  settle(places: ReadonlyMap<ShapedValue, ValuePlace | undefined>): void;
+  settle(places: readonly (ValuePlace | undefined)[]): void;
 }
 
 function createTrace(): Trace {
@@ -426,14 +426,15 @@ function createTrace(): Trace {
       };
     },
     settle(places) {
-      for (const { write, query, path } of pending) {
-        const place = places.get(write);
+      // `places` has one place per value the shaper reported, in the same order as `pending`.
+      pending.forEach(({ write, query, path }, index) => {
+        const place = places[index];
         trace.values.push(
           place?.within === undefined
             ? { ...write, path, at: place?.at, query }
             : { ...write, path, at: place.at, within: place.within, query },
         );
-      }
+      });
       pending = [];
     },
   };

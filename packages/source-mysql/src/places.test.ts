@@ -25,8 +25,8 @@ function shaped(queries: readonly Query[]): { data: unknown; values: string[] } 
   const places = shaper.places();
   return {
     data: toPlain(shaper.result()),
-    values: writes.map(([query, write]) => {
-      const place = places.get(write);
+    values: writes.map(([query, write], index) => {
+      const place = places[index];
       const where = place === undefined ? "(gone)" : place.at.map(String).join(".");
       const within =
         place?.within === undefined ? "" : ` in #${place.within.id} at ${place.within.at.join(".")}`;

@@ -1,4 +1,12 @@
-import { getItem, isMapping, keyIdentity, type MappingKey, mappingKeys, type PathKey } from "@merge/core";
+import {
+  getItem,
+  isMapping,
+  keyIdentity,
+  type Mapping,
+  type MappingKey,
+  mappingKeys,
+  type PathKey,
+} from "@merge/core";
 
 /** Where a value is in the shaped data (`Shaper.places`). */
 export interface ValuePlace {
@@ -30,10 +38,12 @@ const MAX_HOPS = 10_000;
  * each move as it happens, and the final paths are read from the containers' places in the finished data (one walk
  * of the data, and one step per container a conversion replaced).
  */
-export class PlaceTracker<W extends object> {
-  private readonly writes = new Map<W, Place>();
-  /** The write whose value is at a place now, by container and key identity. */
-  private readonly occupants = new Map<object, Map<unknown, W>>();
+export class PlaceTracker {
+  // One entry per write, in the order written (parallel arrays: no object per write).
+  private readonly containers: object[] = [];
+  private readonly keys: MappingKey[] = [];
+  /** The write whose value is at a place now (its number), by container and key identity. */
+  private readonly occupants = new Map<object, Map<unknown, number>>();
   private readonly listed = new Map<
     object,
     { readonly list: object; readonly index: Map<unknown, number> }
@@ -41,11 +51,12 @@ export class PlaceTracker<W extends object> {
   private readonly copies = new Map<object, object>();
   private readonly born = new Map<object, Place>();
 
-  /** A row wrote `write` at `key` of `container` (replacing what was there). */
-  wrote(write: W, container: object, key: MappingKey): void {
-    const place = { container, key };
-    this.writes.set(write, place);
-    this.occupy(place, write);
+  /** A row wrote a value at `key` of `container` (replacing what was there); writes are numbered from 0. */
+  wrote(container: object, key: MappingKey): void {
+    const write = this.containers.length;
+    this.containers.push(container);
+    this.keys.push(key);
+    this.occupy(container, key, write);
   }
 
   /**
@@ -58,8 +69,9 @@ export class PlaceTracker<W extends object> {
     const write = slots?.get(id);
     if (write === undefined) return;
     slots!.delete(id);
-    this.writes.set(write, to);
-    this.occupy(to, write);
+    this.containers[write] = to.container;
+    this.keys[write] = to.key;
+    this.occupy(to.container, to.key, write);
   }
 
   /** `with_lists` replaced a mapping by the list of its values, in its key order. */
@@ -82,25 +94,31 @@ export class PlaceTracker<W extends object> {
   }
 
   /**
-   * The path of every write from the top of `root`, list indexes included: where the value is, or for a value a
-   * later row or query overwrote, the place it lost at. Undefined only when no place of the value, nor of any
-   * container that held it, can be found in `root`.
+   * The place of every write, in the order written, from the top of `root`, list indexes included: where the value
+   * is, or for a value a later row or query overwrote, the place it lost at. Undefined only when no place of the
+   * value, nor of any container that held it, can be found in `root`.
    */
-  paths(root: object): Map<W, ValuePlace | undefined> {
+  paths(root: object): (ValuePlace | undefined)[] {
     const at = containerPaths(root);
     const ids = new Map<object, number>();
-    const out = new Map<W, ValuePlace | undefined>();
-    for (const [write, place] of this.writes) out.set(write, this.resolve(place, at, ids, 0));
+    const out = new Array<ValuePlace | undefined>(this.containers.length);
+    for (let write = 0; write < out.length; write++) {
+      const container = this.containers[write]!;
+      const key = this.keys[write]!;
+      // The common case first: the container is still in the data.
+      const path = at.get(container);
+      out[write] = path === undefined ? this.resolve({ container, key }, at, ids, 0) : { at: [...path, key] };
+    }
     return out;
   }
 
-  private occupy(place: Place, write: W): void {
-    let slots = this.occupants.get(place.container);
+  private occupy(container: object, key: MappingKey, write: number): void {
+    let slots = this.occupants.get(container);
     if (slots === undefined) {
       slots = new Map();
-      this.occupants.set(place.container, slots);
+      this.occupants.set(container, slots);
     }
-    slots.set(keyIdentity(place.key), write);
+    slots.set(keyIdentity(key), write);
   }
 
   private resolve(
@@ -146,21 +164,22 @@ export class PlaceTracker<W extends object> {
   }
 }
 
-/** The path of every mapping and list in `root`, by identity. */
+/** The path of every mapping and list in `root`, by identity (scalars cost nothing: only containers are queued). */
 function containerPaths(root: object): Map<object, PathKey[]> {
-  const out = new Map<object, PathKey[]>();
-  const work: [unknown, PathKey[]][] = [[root, []]];
-  for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    const [node, path] = item;
-    if (typeof node !== "object" || node === null || out.has(node)) continue;
+  const out = new Map<object, PathKey[]>([[root, []]]);
+  const work: object[] = [root];
+  const visit = (child: unknown, path: PathKey[], key: PathKey) => {
+    if (typeof child !== "object" || child === null || out.has(child)) return;
+    if (!Array.isArray(child) && !isMapping(child)) return;
+    out.set(child, [...path, key]);
+    work.push(child);
+  };
+  for (let node = work.pop(); node !== undefined; node = work.pop()) {
+    const path = out.get(node)!;
     if (Array.isArray(node)) {
-      out.set(node, path);
-      node.forEach((child, index) => {
-        work.push([child, [...path, index]]);
-      });
-    } else if (isMapping(node)) {
-      out.set(node, path);
-      for (const key of mappingKeys(node)) work.push([getItem(node, key), [...path, key]]);
+      for (let index = 0; index < node.length; index++) visit(node[index], path, index);
+    } else {
+      for (const key of mappingKeys(node as Mapping)) visit(getItem(node as Mapping, key), path, key);
     }
   }
   return out;

@@ -95,12 +95,12 @@ export interface Shaper {
    */
   result(): PyDict;
   /**
-   * Where each value given to an `onValue` callback is in `result()` now, from its top, list indexes included (after
+   * Where each value given to an `onValue` callback is in `result()` now, one per value in the order given, from its top, list indexes included (after
    * `with_lists` made lists of levels, `as_list` put it into a list, a later query moved it): the value's own place,
    * or for a value a later row or query overwrote, the place it lost at (and, when it was inside a mapping or list
    * replaced whole, where that was: `within`). Undefined when nothing says where it was.
    */
-  places(): Map<ShapedValue, ValuePlace | undefined>;
+  places(): (ValuePlace | undefined)[];
 }
 
 // Mappings are `PyDict`s built in place, as Salt builds dicts: keys are the column values themselves (an int key
@@ -194,7 +194,7 @@ export function createShaper(): Shaper {
   let focus: Node = result;
   let root: MappingKey | undefined;
   // Only when some query reports its values: shaping without provenance tracks nothing.
-  let tracker: PlaceTracker<ShapedValue> | undefined;
+  let tracker: PlaceTracker | undefined;
 
   return {
     enterRoot(name) {
@@ -219,7 +219,7 @@ export function createShaper(): Shaper {
       return result;
     },
     places() {
-      return tracker === undefined ? new Map() : tracker.paths(result);
+      return tracker === undefined ? [] : tracker.paths(result);
     },
   };
 }
@@ -233,7 +233,7 @@ function beginQuery(
   level: number,
   fieldNames: readonly string[],
   options: ShapeOptions,
-  tracker: PlaceTracker<ShapedValue> | undefined,
+  tracker: PlaceTracker | undefined,
 ): RowSink {
   const query = options.query;
   const n = fieldNames.length;
@@ -298,7 +298,7 @@ function beginQuery(
     return { path, value, appended, row: rowNumber, keys };
   };
   const report = (write: ShapedValue, container: object, key: MappingKey) => {
-    track?.wrote(write, container, key);
+    track?.wrote(container, key);
     onValue!(write);
   };
   // Each row nests one mapping per key level (one more for the mapping of the remaining fields): past the engine's
@@ -468,7 +468,7 @@ function appendAt(
   key: MappingKey,
   current: unknown,
   value: unknown,
-  track: PlaceTracker<ShapedValue> | undefined,
+  track: PlaceTracker | undefined,
 ): unknown[] {
   if (current === undefined) {
     const list = [value];
@@ -488,7 +488,7 @@ function appendAt(
 
 /** The value alone at `key` of `node` became the first item of `list` (and `next`, if any, the second). */
 function alone(
-  track: PlaceTracker<ShapedValue>,
+  track: PlaceTracker,
   node: Node,
   key: MappingKey,
   list: unknown[],
@@ -510,7 +510,7 @@ function jsonSink(
   mergeLists: boolean,
   query: QueryLabel | undefined,
   onValue: ((write: ShapedValue) => void) | undefined,
-  track: PlaceTracker<ShapedValue> | undefined,
+  track: PlaceTracker | undefined,
 ): RowSink {
   let rowNumber = 0;
   // Every scalar (and empty mapping or list) of what the row put into the result is one value of that row.
@@ -520,7 +520,7 @@ function jsonSink(
       : {
           value(path, value, container, key) {
             const write: ShapedValue = { path, value, appended: false, row: rowNumber, keys: [] };
-            track?.wrote(write, container, key);
+            track?.wrote(container, key);
             onValue(write);
           },
           placed(container, parent, key) {
