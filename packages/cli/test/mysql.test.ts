@@ -260,7 +260,9 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
       "cfg:ntp:servers",
       "--explain",
     ]);
-    expect(story.stdout).toContain(`  ${input}, row 1 (input 1)\n    had:\n      - a\n      - b\n`);
+    expect(story.stdout).toContain(
+      `  ${input}, row 1 (input 1)\n    had:\n      - a\n      - b\n  ${input}, row 2 (input 1)\n    had:\n      - c\n`,
+    );
     expect(story.stdout).toContain(`Values that lost: a list (${input}, row 1)\n`);
   });
 

@@ -119,7 +119,10 @@ function queryTree(
   return { value, rows, earlier };
 }
 
-/** The input's value for a slot, noting the row and the earlier values of every place by its path there. */
+/**
+ * The input's value for a slot, noting the row and the earlier values of every place by its path there. A mapping or
+ * list whose every value one row wrote (an `as_json` row's list) names that row too.
+ */
 function build(
   slot: Slot,
   path: PathKey[],
@@ -131,6 +134,8 @@ function build(
     rows.set(pathId(path), slot.write);
     return slot.write.value;
   }
+  const sole = soleWrite(slot);
+  if (sole !== undefined) rows.set(pathId(path), sole);
   if (slot.kind === "list") {
     const items = [...slot.children.values()].sort((a, b) => (a.key as number) - (b.key as number));
     return items.map((item, index) => {
@@ -154,6 +159,17 @@ function lostValue(slot: Slot): ExplainEarlier {
   const value = build(slot, [], new Map(), new Map());
   const write = firstWrite(slot);
   return write === undefined ? { value } : { value, detail: rowText(write) };
+}
+
+/** The first value of a mapping or list when one row wrote all of its values, else undefined. */
+function soleWrite(slot: Branch): MysqlValueSource | undefined {
+  const first = firstWrite(slot);
+  if (first === undefined) return undefined;
+  const same = (child: Slot): boolean =>
+    child.kind === "value"
+      ? child.write.row === first.row
+      : [...child.children.values()].every((item) => same(item.slot));
+  return same(slot) ? first : undefined;
 }
 
 function firstWrite(slot: Slot): MysqlValueSource | undefined {
