@@ -97,9 +97,12 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
         "m",
       ),
     );
-    // A later row of the same query wins (env: staging then prod).
+    // A later row of the same query wins (env: staging then prod); the row that lost is named.
     expect(run.stdout).toMatch(
-      new RegExp(`^env: prod # from ${entry(1)} ${pillars}, row 3 \\(pillar=env\\)$`, "m"),
+      new RegExp(
+        `^env: prod # from ${entry(1)} ${pillars}, row 3 \\(pillar=env\\); lost: staging \\(${entry(1)} ${pillars}, row 2 \\(pillar=env\\)\\)$`,
+        "m",
+      ),
     );
     // Key columns of a deeper query; a named query's values below its keyword.
     expect(run.stdout).toMatch(
@@ -108,8 +111,159 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(run.stdout).toMatch(
       /^ {2}role: webserver # from \S+ \(ext_pillar 3: mysql\) query "main" \(.*\), row 1 \(pillar=role\)$/m,
     );
-    // with_lists moves values into lists: that query is named for its whole keyword.
-    expect(run.stdout).toMatch(/^fromdb: # from \S+ \(ext_pillar 3: mysql\) query "fromdb" \(.*\)$/m);
+    // with_lists makes lists of levels: each value there still names its row.
+    expect(run.stdout).toMatch(
+      /^ {8}col7: three # from \S+ \(ext_pillar 3: mysql\) query "fromdb" \(.*\), row 3 \(col1=a, col2=z, col3=h, col4=y, col5=j\)$/m,
+    );
+    expect(run.stdout).toMatch(
+      /^ {8}- five # from \S+ \(ext_pillar 3: mysql\) query "fromdb" \(.*\), row 5 \(col1=a, col2=z, col3=h, col4=y, col5=k\)$/m,
+    );
+    expect(run.stdout).not.toContain("contributed nothing");
+  });
+
+  it("shows a value a later row of the same query overwrote as lost, with its row, in every explain view", () => {
+    const one = join(dir, "one-query.yml");
+    const query = "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id";
+    writeFileSync(one, JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: [query] }] }, null, 2));
+    const input = `${one}:12 (ext_pillar 1: mysql) query #1 (SELECT pillar,value FROM pillars WHERE m…)`;
+    // Salt applies the rows in the order the server sends them (ORDER BY id): row 3 (prod) overwrote row 2 (staging).
+    for (const command of ["mysql", "pillar"]) {
+      const annotated = merge([command, "--config", one, "--minion-id", "web01", "--explain"]);
+      expect(annotated.status).toBe(0);
+      expect(annotated.stdout).toContain(
+        `\nenv: prod # from ${input}, row 3 (pillar=env); lost: staging (${input}, row 2 (pillar=env))\n`,
+      );
+      expect(annotated.stdout).toContain(`\nrole: webserver # from ${input}, row 1 (pillar=role)\n`);
+    }
+    const story = merge(["mysql", "--config", one, "--minion-id", "web01", "--get", "env", "--explain"]);
+    expect(story.stdout).toBe(
+      [
+        'Searching for "env" (env)',
+        `  in: merge mysql --config ${one} --minion-id web01`,
+        `  ${input}, row 2 (pillar=env) (input 1)`,
+        "    had: staging",
+        `  ${input}, row 3 (pillar=env) (input 1)`,
+        "    had: prod",
+        `Final value: prod (from ${input}, row 3 (pillar=env))`,
+        `Values that lost: staging (${input}, row 2 (pillar=env))`,
+        "",
+      ].join("\n"),
+    );
+    const json = merge(["mysql", "--config", one, "--minion-id", "web01", "--explain", "-f", "json"]);
+    const record = JSON.parse(json.stdout) as { values: { path: string; from: unknown; lost: unknown[] }[] };
+    const env = record.values.find((value) => value.path === "env")!;
+    expect(env.from).toMatchObject({ document: 0, path: "env", detail: "row 3 (pillar=env)" });
+    expect(env.lost).toEqual([
+      expect.objectContaining({ value: "staging", kind: "value", document: 0, detail: "row 2 (pillar=env)" }),
+    ]);
+    const keyJson = merge([
+      "mysql",
+      "--config",
+      one,
+      "--minion-id",
+      "web01",
+      "--get",
+      "env",
+      "--explain",
+      "-f",
+      "json",
+    ]);
+    const told = JSON.parse(keyJson.stdout) as {
+      inputs: { detail: string; value: unknown }[];
+      lost: unknown[];
+    };
+    expect(told.inputs.map((step) => [step.detail, step.value])).toEqual([
+      ["row 2 (pillar=env)", "staging"],
+      ["row 3 (pillar=env)", "prod"],
+    ]);
+    expect(told.lost).toEqual([expect.objectContaining({ value: "staging", detail: "row 2 (pillar=env)" })]);
+  });
+
+  it("names the row of each item of a level with_lists made a list, and the row a later row replaced there", () => {
+    const listed = join(dir, "with-lists.yml");
+    const query = "SELECT 'hosts', pillar, value FROM pillars WHERE minion_id = %s ORDER BY id";
+    writeFileSync(
+      listed,
+      JSON.stringify({ mysql: connection, ext_pillar: [{ mysql: [{ query, with_lists: [1] }] }] }, null, 2),
+    );
+    const input = `${listed}:12 (ext_pillar 1: mysql) query #1 (SELECT 'hosts', pillar, value FROM pilla…)`;
+    // Level 1 (the mapping below hosts) becomes the list of its values in key order: role, env, motd; env's
+    // value is row 3's, which overwrote row 2's before the level became a list.
+    const run = merge(["mysql", "--config", listed, "--minion-id", "web01", "--explain"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(
+      [
+        `hosts: # from ${input}`,
+        `- webserver # from ${input}, row 1 (hosts=hosts, pillar=role)`,
+        `- prod # from ${input}, row 3 (hosts=hosts, pillar=env); lost: staging (${input}, row 2 (hosts=hosts, pillar=env))`,
+        `- null # from ${input}, row 4 (hosts=hosts, pillar=motd)`,
+      ].join("\n"),
+    );
+    const story = merge([
+      "mysql",
+      "--config",
+      listed,
+      "--minion-id",
+      "web01",
+      "--get",
+      "hosts:1",
+      "--explain",
+    ]);
+    expect(story.stdout).toContain(
+      `  ${input}, row 2 (hosts=hosts, pillar=env) (input 1)\n    had: staging\n`,
+    );
+    expect(story.stdout).toContain(`Values that lost: staging (${input}, row 2 (hosts=hosts, pillar=env))\n`);
+  });
+
+  it("names the row of every value of an as_json query, and what a later row's JSON replaced", () => {
+    sql(
+      database,
+      "CREATE TABLE jdocs (id INT PRIMARY KEY, minion VARCHAR(32), doc JSON);" +
+        `INSERT INTO jdocs VALUES (1, 'web01', '{"ntp": {"servers": ["a", "b"], "iburst": true}, "tier": "web"}'),` +
+        ` (2, 'web01', '{"ntp": {"servers": ["c"]}, "tier": {"name": "front"}}'),` +
+        ` (3, 'web01', '{"tier": {"name": "edge", "zone": 2}}');`,
+    );
+    const docs = join(dir, "as-json.yml");
+    const query = "SELECT doc FROM jdocs WHERE minion = %s ORDER BY id";
+    writeFileSync(
+      docs,
+      JSON.stringify(
+        { mysql: connection, ext_pillar: [{ mysql: { cfg: { query, as_json: true } } }] },
+        null,
+        2,
+      ),
+    );
+    const input = `${docs}:12 (ext_pillar 1: mysql) query "cfg" (SELECT doc FROM jdocs WHERE minion = %s …)`;
+    const run = merge(["mysql", "--config", docs, "--minion-id", "web01", "--explain"]);
+    expect(run.status).toBe(0);
+    // Salt merges each row's object into the result (salt.utils.dictupdate.update): a list is replaced whole, a
+    // mapping merges into the one before, a text replaced by a mapping lost.
+    expect(run.stdout).toContain(
+      [
+        `cfg: # from ${input}`,
+        `  ntp: # from ${input}`,
+        `    servers: # from ${input}; lost: a list (${input}, row 1)`,
+        `    - c # from ${input}, row 2`,
+        `    iburst: true # from ${input}, row 1`,
+        `  tier: # from ${input}; lost: web (${input}, row 1)`,
+        `    name: edge # from ${input}, row 3; lost: front (${input}, row 2)`,
+        `    zone: 2 # from ${input}, row 3`,
+      ].join("\n"),
+    );
+    const story = merge([
+      "mysql",
+      "--config",
+      docs,
+      "--minion-id",
+      "web01",
+      "--get",
+      "cfg:ntp:servers",
+      "--explain",
+    ]);
+    expect(story.stdout).toContain(
+      `  ${input}, row 1 (input 1)\n    had:\n      - a\n      - b\n  ${input}, row 2 (input 1)\n    had:\n      - c\n`,
+    );
+    expect(story.stdout).toContain(`Values that lost: a list (${input}, row 1)\n`);
   });
 
   it("names the query and row a later query of the same entry overrode, in every explain view", () => {

@@ -33,6 +33,63 @@ describe("explainResult", () => {
     expect(entry(explanation, [])?.origin).toBeUndefined();
   });
 
+  it("lists what an input replaced itself (lostOf) before its own value, with each one's detail", () => {
+    const rows: Record<string, { value: unknown; detail: string }[]> = {
+      env: [
+        { value: "dev", detail: "row 1" },
+        { value: { a: 1 }, detail: "row 2" },
+      ],
+      "hosts,0": [{ value: "10.0.0.1", detail: "row 5" }],
+    };
+    const docs: ExplainDocument[] = [
+      {
+        name: "query #1",
+        value: { env: "staging", hosts: ["10.0.0.3"] },
+        detailOf: (p) => (p[0] === "env" ? "row 3" : "row 6"),
+        lostOf: (p) => rows[p.join(",")],
+      },
+      { name: "query #2", value: { env: "prod" }, detailOf: () => "row 1" },
+    ];
+    const explanation = explainResult({ env: "prod", hosts: ["10.0.0.3"] }, docs, []);
+    const env = entry(explanation, ["env"])!;
+    expect(env.origin).toMatchObject({ name: "query #2", detail: "row 1" });
+    expect(env.lost.map((loss) => [loss.kind, loss.value, loss.origin.name, loss.origin.detail])).toEqual([
+      ["value", "dev", "query #1", "row 1"],
+      ["dict", undefined, "query #1", "row 2"],
+      ["value", "staging", "query #1", "row 3"],
+    ]);
+    // A list item has no rivals in other inputs, but the values its own input replaced there are losers.
+    const host = entry(explanation, ["hosts", 0])!;
+    expect(host.origin).toMatchObject({ name: "query #1", detail: "row 6" });
+    expect(host.lost).toEqual([
+      {
+        kind: "value",
+        value: "10.0.0.1",
+        origin: expect.objectContaining({ path: ["hosts", 0], detail: "row 5" }),
+      },
+    ]);
+    // The winning input's own earlier value is a loser too.
+    const alone = explainResult({ env: "staging" }, [docs[0]!], []);
+    expect(entry(alone, ["env"])!.lost.map((loss) => loss.origin.detail)).toEqual(["row 1", "row 2"]);
+  });
+
+  it("follows mappings in a list that hold only mappings to the input's item of the same keys", () => {
+    const docs: ExplainDocument[] = [
+      { name: "a.yml", value: { l: [{ x: { v: 1 } }] } },
+      { name: "b.yml", value: { l: [{ y: { v: 2 } }] } },
+    ];
+    const result = { l: [{ y: { v: 2 } }, { x: { v: 1 } }] };
+    const explanation = explainResult(result, docs, []);
+    expect(entry(explanation, ["l", 0, "y", "v"])?.origin).toMatchObject({
+      document: 1,
+      path: ["l", 0, "y", "v"],
+    });
+    expect(entry(explanation, ["l", 1, "x", "v"])?.origin).toMatchObject({
+      document: 0,
+      path: ["l", 0, "x", "v"],
+    });
+  });
+
   it("gives appended list items each the document they came from, even when values repeat", () => {
     const docs: ExplainDocument[] = [
       { name: "a.yml", value: { l: ["x", "y"] }, positionOf: (p) => ({ line: 10 + p.length, column: 1 }) },

@@ -189,6 +189,8 @@ export function explainResult(
     const container = Array.isArray(value) || isMapping(value);
     const out: ExplainLoss[] = [];
     for (const source of sources) {
+      // What the input had there before its own last value lost first, the winning input's included.
+      ownLosses(source.document, source.path, out);
       if (source.document === winner) continue;
       const node = source.node;
       const isList = Array.isArray(node);
@@ -200,6 +202,21 @@ export function explainResult(
       } else if (!sameValue(node, value)) {
         out.push({ origin: originAt(source.document, source.path), kind: "value", value: node });
       }
+    }
+    return out;
+  }
+
+  // The values an input replaced itself at a path (its `lostOf`), as losses with their own detail, added to `out`.
+  function ownLosses(document: number, path: readonly PathKey[], out: ExplainLoss[]): ExplainLoss[] {
+    const earlier = documents[document]!.lostOf?.(path);
+    if (earlier === undefined || earlier.length === 0) return out;
+    const { detail: _, ...place } = originAt(document, path);
+    for (const loser of earlier) {
+      const origin = loser.detail === undefined ? place : { ...place, detail: loser.detail };
+      const node = loser.value;
+      if (Array.isArray(node)) out.push({ origin, kind: "list" });
+      else if (isMapping(node)) out.push({ origin, kind: "dict" });
+      else out.push({ origin, kind: "value", value: node });
     }
     return out;
   }
@@ -303,7 +320,12 @@ export function explainResult(
       contributors: origin === undefined ? [] : [origin.document],
       decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
       history,
-      lost: inList ? [] : losses(value, sources, origin?.document),
+      // An item of a list has no rival in other inputs, but the input it came from may have replaced its own value.
+      lost: inList
+        ? origin === undefined
+          ? []
+          : ownLosses(origin.document, origin.path, [])
+        : losses(value, sources, origin?.document),
     });
   }
 
@@ -428,8 +450,10 @@ function matchItem(item: Mapping, items: readonly unknown[], index: number): num
 }
 
 /**
- * The mapping of `items` most like `item`: the one sharing the most equal scalar fields (at least one), so an item
- * merged by a key (`name: web`) is followed to its own place in each input. -1 when none shares a field.
+ * The mapping of `items` most like `item`: the one sharing the most equal scalar fields, so an item merged by a key
+ * (`name: web`) is followed to its own place in each input. A key both hold a mapping (or both a list) at counts
+ * less than an equal field, so items made only of mappings (a database level made a list) are followed too. -1 when
+ * none shares anything.
  */
 function bestMatch(item: Mapping, items: readonly unknown[]): number {
   let best = -1;
@@ -438,9 +462,13 @@ function bestMatch(item: Mapping, items: readonly unknown[]): number {
     if (!isMapping(other)) return;
     let score = 0;
     for (const key of mappingKeys(other)) {
+      if (!hasItem(item, key)) continue;
       const value = getItem(other, key);
-      if (!isContainer(value) && hasItem(item, key) && sameValue(getItem(item, key), value)) {
-        score++;
+      const mine = getItem(item, key);
+      if (!isContainer(value)) {
+        if (sameValue(mine, value)) score += 2;
+      } else if (Array.isArray(value) ? Array.isArray(mine) : isMapping(value) && isMapping(mine)) {
+        score += 1;
       }
     }
     if (score > bestScore) {

@@ -4,6 +4,7 @@ export { cloudConfigProvenance, type PartRecord, patchValues } from "./cloud-con
 export type {
   ExplainDecision,
   ExplainDocument,
+  ExplainEarlier,
   ExplainEntry,
   ExplainInputSummary,
   ExplainLoss,

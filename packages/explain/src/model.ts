@@ -13,6 +13,19 @@ export interface ExplainDocument {
    * and row of a database value (`query "main" row 3 (pillar=env)`). Becomes the origin's `detail`.
    */
   detailOf?(path: readonly PathKey[]): string | undefined;
+  /**
+   * The values this input itself had at a path before the one its `value` holds there, in the order it had them: a
+   * database row a later row of the same query overwrote. Each becomes a loss (with its own `detail`), listed before
+   * what this input finally had there, as a value another input replaced is.
+   */
+  lostOf?(path: readonly PathKey[]): readonly ExplainEarlier[] | undefined;
+}
+
+/** A value an input had at a path and replaced itself (`ExplainDocument.lostOf`). */
+export interface ExplainEarlier {
+  readonly value: unknown;
+  /** What more there is to say about where it came from (its row), as `detailOf` says for the final value. */
+  readonly detail?: string;
 }
 
 /** Where a value was written. */
@@ -55,8 +68,8 @@ export interface ExplainEntry {
   readonly history: readonly ExplainDecision[];
   /**
    * The values other inputs had at this mapping key that are not in the result (overridden, kept out, replaced
-   * whole), in merge order. Empty for list items (an input's item at the same index is not a rival) and when every
-   * input agreed.
+   * whole), in merge order, and the ones an input replaced itself (its `lostOf`) before its own. For list items only
+   * the latter (an input's item at the same index is not a rival); empty when every input agreed.
    */
   readonly lost: readonly ExplainLoss[];
 }

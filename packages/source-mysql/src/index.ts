@@ -13,6 +13,7 @@ export {
   mysqlPillar,
 } from "./pillar.js";
 export { type PreparedSql, prepareSql } from "./placeholders.js";
+export type { ValuePlace } from "./places.js";
 export type { MysqlProvenance, MysqlQuerySource, MysqlValueSource } from "./provenance.js";
 export type { PoolLimits } from "./pool.js";
 export {

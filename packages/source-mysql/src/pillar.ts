@@ -1,5 +1,13 @@
 import type { EventEmitter } from "node:events";
-import { type Dict, isMergeError, isPlainObject, MergeError, PyDict, toPlain } from "@merge/core";
+import {
+  type Dict,
+  isMergeError,
+  isPlainObject,
+  type MappingKey,
+  MergeError,
+  PyDict,
+  toPlain,
+} from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import { type ColumnFixes, columnFixes, fixRow } from "./columns.js";
 import { classifyDriverError, type DriverErrorContext, redact, wrapDriverError } from "./driver-errors.js";
@@ -9,6 +17,7 @@ import { type PreparedSql, prepareSql } from "./placeholders.js";
 import type { MysqlProvenance, MysqlQuerySource, MysqlValueSource } from "./provenance.js";
 import { openPool, type PoolLimits, runOnce } from "./pool.js";
 import { type ExtractOptions, extractQueriesFromConfig, type QuerySpec } from "./queries.js";
+import type { ValuePlace } from "./places.js";
 import { checkDepth, createShaper, type RowSink, type ShapedValue, type Shaper } from "./shape.js";
 import { isMysqlSettings, type MysqlSettings, parseMysqlSettings } from "./settings.js";
 
@@ -325,6 +334,7 @@ export function createMysqlPillar(
         const shaper = createShaper();
         if (trace !== undefined) trace.entry = number;
         for (const query of entry) await runQuery(connection, minionId, query, shaper, trace);
+        trace?.settle(shaper.places());
         const part = shaper.result();
         checkDepth(part);
         merged = number === 0 ? part : mergeExtPillar(merged, part);
@@ -384,28 +394,48 @@ interface Trace {
   readonly values: MysqlValueSource[];
   /** A query's columns arrived: its source, and the callback for the values its rows write. */
   begin(query: PreparedQuery, fieldCount: number): (write: ShapedValue) => void;
+  /** The entry's queries all ran: where each of its values is now (`Shaper.places`). */
+  settle(places: readonly (ValuePlace | undefined)[]): void;
 }
 
 function createTrace(): Trace {
+  // The entry's values as written, until its last query ran and their places are known.
+  let pending: {
+    readonly write: ShapedValue;
+    readonly query: MysqlQuerySource;
+    readonly path: MappingKey[];
+  }[] = [];
   const trace: Trace = {
     entry: 0,
     queries: [],
     values: [],
-    begin({ spec, label }, fieldCount) {
+    begin({ spec, label }) {
       const source: MysqlQuerySource = {
         entry: trace.entry,
         index: label.index,
         name: describeQuery(label),
         root: spec.root,
         sql: spec.query,
-        traced: !(spec.asJson && fieldCount === 1) && spec.withLists.length === 0,
+        traced: true,
       };
       trace.queries.push(source);
       // A named query writes below its keyword (enterRoot): the path starts there.
       const prefix = spec.root === undefined || spec.root === "" ? [] : [spec.root];
       return (write) => {
-        trace.values.push({ ...write, path: [...prefix, ...write.path], query: source });
+        pending.push({ write, query: source, path: [...prefix, ...write.path] });
       };
+    },
+    settle(places) {
+      // `places` has one place per value the shaper reported, in the same order as `pending`.
+      pending.forEach(({ write, query, path }, index) => {
+        const place = places[index];
+        trace.values.push(
+          place?.within === undefined
+            ? { ...write, path, at: place?.at, query }
+            : { ...write, path, at: place.at, within: place.within, query },
+        );
+      });
+      pending = [];
     },
   };
   return trace;

@@ -1,3 +1,4 @@
+import type { PathKey } from "@merge/core";
 import type { ShapedValue } from "./shape.js";
 
 /** One query of a fetch, as provenance names it. */
@@ -13,9 +14,9 @@ export interface MysqlQuerySource {
   /** The SQL as configured. */
   readonly sql: string;
   /**
-   * True when every value the query wrote is listed in `values` at the place it has in the entry's result. False for
-   * an `as_json` query (its JSON objects are merged, not listed) and one with `with_lists` (the levels it turns into
-   * lists move the values it wrote): their values are attributed to the query as a whole only.
+   * True when every value the query wrote is listed in `values` with its place in the entry's result (`at`). Always
+   * true now: an `as_json` query lists every value of each row's JSON object, and the values of a `with_lists` query
+   * are followed into the lists it makes. Kept so that code written for the earlier `false` still compiles.
    */
   readonly traced: boolean;
 }
@@ -23,14 +24,27 @@ export interface MysqlQuerySource {
 /** One value a row wrote: where in the entry's result, which query and which row. */
 export interface MysqlValueSource extends ShapedValue {
   readonly query: MysqlQuerySource;
+  /**
+   * Where the value is in the entry's result once all of the entry's queries ran, from its top, list indexes
+   * included: after `with_lists` made lists of levels (`hosts.0.ip`), `as_list` put it into a list (`a.b.1`), a list
+   * merge of `as_json` moved it. For a value a later row or query overwrote, the place where it lost. Undefined when
+   * nothing says where it would be.
+   */
+  readonly at: readonly PathKey[] | undefined;
+  /**
+   * Set when the value was inside a mapping or list that a later row or query replaced as a whole (an `as_json`
+   * row's list replaced by a later row's, a named query's mapping by a later query of the same keyword): where that
+   * mapping or list was (a start of `at`; there it lost, as a whole), that mapping or list as it was when replaced,
+   * and a number telling such mappings and lists of one entry apart.
+   */
+  readonly within?: { readonly at: readonly PathKey[]; readonly value: unknown; readonly id: number };
 }
 
 /**
  * Where a fetch's values came from, beside the data (`fetchWithProvenance`). `values` lists every value every row
- * wrote, in the order written, with its path from the top of its entry's result (a named query's keyword first): a
- * later value at the same path replaced an earlier one, unless it was appended (`appended`: a list built by
- * `as_list`, or `with_lists` on the last level). An earlier value a later query or row replaced is still listed, so
- * a consumer can name what lost.
+ * wrote, in the order written, with its path as written (`path`, a named query's keyword first) and its place in
+ * the entry's result (`at`): a later value at the same `at` replaced an earlier one. An earlier value a later query
+ * or row replaced is still listed, so a consumer can name what lost, with its row.
  */
 export interface MysqlProvenance {
   /** Every query that ran, entry by entry, in the order they ran. */

@@ -15,6 +15,7 @@ import { mysqlError, type QueryLabel } from "./errors.js";
 import { parseJsonValue } from "./json-value.js";
 import { keyOf } from "./keys.js";
 import { pyListUnion } from "./py-equal.js";
+import { PlaceTracker, type ValuePlace } from "./places.js";
 import { levelsOf, parseWithLists, pyTruthy } from "./queries.js";
 
 /** One result row: the column values in field order. */
@@ -46,22 +47,27 @@ export interface ShapeOptions {
   /** Names the query in error messages. */
   readonly query?: QueryLabel;
   /**
-   * Called for every value a row writes (not for `as_json` queries): where, what, and which row. For provenance
-   * (`--explain`); shaping is the same with or without it.
+   * Called for every value a row writes: where, what, and which row (for an `as_json` query, every value of the
+   * row's JSON object that was written into the result, one per scalar, empty mapping or empty list). For provenance
+   * (`--explain`, with `Shaper.places`); shaping is the same with or without it.
    */
   readonly onValue?: (write: ShapedValue) => void;
 }
 
 /** One value a row wrote while shaping. */
 export interface ShapedValue {
-  /** The keys from the query's mapping (its root's, for a named query) down to the value, as the row gave them. */
+  /**
+   * The keys from the query's mapping (its root's, for a named query) down to the value, as the row gave them (for
+   * `as_json`, the keys in the JSON object, list indexes included). Where the value ends up after `with_lists`
+   * made lists of levels is `Shaper.places`'s answer.
+   */
   readonly path: readonly MappingKey[];
   readonly value: unknown;
   /** True when the value was added to a list there (`as_list`, `with_lists` on the last level). */
   readonly appended: boolean;
   /** 1-based row number within the query's result. */
   readonly row: number;
-  /** The key columns of the row, in order, with the values that chose the value's place. */
+  /** The key columns of the row, in order, with the values that chose the value's place (none for `as_json`). */
   readonly keys: readonly { readonly column: string; readonly value: unknown }[];
 }
 
@@ -88,6 +94,13 @@ export interface Shaper {
    * shaper (later queries keep writing into it).
    */
   result(): PyDict;
+  /**
+   * Where each value given to an `onValue` callback is in `result()` now, one per value in the order given, from its top, list indexes included (after
+   * `with_lists` made lists of levels, `as_list` put it into a list, a later query moved it): the value's own place,
+   * or for a value a later row or query overwrote, the place it lost at (and, when it was inside a mapping or list
+   * replaced whole, where that was: `within`). Undefined when nothing says where it was.
+   */
+  places(): (ValuePlace | undefined)[];
 }
 
 // Mappings are `PyDict`s built in place, as Salt builds dicts: keys are the column values themselves (an int key
@@ -179,25 +192,34 @@ export function createShaper(): Shaper {
   const tree = new Tree();
   const result: Node = tree.create();
   let focus: Node = result;
+  let root: MappingKey | undefined;
+  // Only when some query reports its values: shaping without provenance tracks nothing.
+  let tracker: PlaceTracker | undefined;
 
   return {
-    enterRoot(root) {
-      if (root === undefined || root === "" || root === null) {
+    enterRoot(name) {
+      if (name === undefined || name === "" || name === null) {
         focus = result;
       } else {
         focus = tree.create();
-        if (tree.get(result, root) === undefined) tree.add(result, root, focus);
-        else tree.replace(result, root, focus);
+        root = name;
+        if (tree.get(result, name) === undefined) tree.add(result, name, focus);
+        else tree.replace(result, name, focus);
       }
     },
     focus() {
       return focus;
     },
     begin(fieldNames, options = {}) {
-      return beginQuery(tree, focus, focus === result ? 1 : 2, fieldNames, options);
+      if (options.onValue !== undefined) tracker ??= new PlaceTracker();
+      if (tracker !== undefined && focus !== result) tracker.placed(focus, { container: result, key: root! });
+      return beginQuery(tree, focus, focus === result ? 1 : 2, fieldNames, options, tracker);
     },
     result() {
       return result;
+    },
+    places() {
+      return tracker === undefined ? [] : tracker.paths(result);
     },
   };
 }
@@ -211,12 +233,17 @@ function beginQuery(
   level: number,
   fieldNames: readonly string[],
   options: ShapeOptions,
+  tracker: PlaceTracker | undefined,
 ): RowSink {
   const query = options.query;
   const n = fieldNames.length;
   if (n === 0) throw mysqlError("SQL_SHAPE", `${prefix(query)}the query returned no columns`, { query });
   const asList = pyTruthy(options.asList ?? options.as_list);
-  if (n === 1 && pyTruthy(options.asJson ?? options.as_json)) return jsonSink(tree, focus, asList, query);
+  const onValue = options.onValue;
+  const track = onValue === undefined ? undefined : tracker;
+  if (n === 1 && pyTruthy(options.asJson ?? options.as_json)) {
+    return jsonSink(tree, focus, asList, query, onValue, track);
+  }
   const requested = typeof options.depth === "boolean" ? Number(options.depth) : (options.depth ?? 0);
   if (typeof requested !== "number" || Number.isNaN(requested)) {
     throw mysqlError("SQL_CONFIG", `${prefix(query)}depth must be a number`, { query });
@@ -257,7 +284,6 @@ function beginQuery(
   // With one column Salt's "penultimate" index is -1, which Python reads as the last (only) column.
   const keyColumn = fullDepth ? (n >= 2 ? n - 2 : n - 1) : depth - 1;
   let rowNumber = 0;
-  const onValue = options.onValue;
   // The key columns: every column but the value at full depth (the one column of a one-column query), else the
   // first `depth`.
   const keyCount = fullDepth ? Math.max(n - 1, 1) : depth;
@@ -270,6 +296,10 @@ function beginQuery(
     }
     if (field !== undefined) path.push(field);
     return { path, value, appended, row: rowNumber, keys };
+  };
+  const report = (write: ShapedValue, container: object, key: MappingKey) => {
+    track?.wrote(container, key);
+    onValue!(write);
   };
   // Each row nests one mapping per key level (one more for the mapping of the remaining fields): past the engine's
   // limit nothing could print or merge the result, so the first row is refused, as a coded error.
@@ -324,10 +354,20 @@ function beginQuery(
           crd = existing;
         } else {
           const next = tree.create();
-          if (existing === undefined) tree.add(crd, key, next);
-          else if (Array.isArray(existing)) existing.push(next);
-          else if (asList) tree.replace(crd, key, [existing, next]);
-          else tree.replace(crd, key, next);
+          if (existing === undefined) {
+            tree.add(crd, key, next);
+            track?.placed(next, { container: crd, key });
+          } else if (Array.isArray(existing)) {
+            existing.push(next);
+            track?.placed(next, { container: existing, key: existing.length - 1 });
+          } else if (asList) {
+            const list = [existing, next];
+            tree.replace(crd, key, list);
+            if (track !== undefined) alone(track, crd, key, list, next);
+          } else {
+            tree.replace(crd, key, next);
+            track?.placed(next, { container: crd, key });
+          }
           if (freshMarked[i] === 1) listify.set(next, null);
           crd = next;
         }
@@ -340,14 +380,12 @@ function beginQuery(
         const current = tree.get(crd, key);
         const present = current !== undefined;
         if ((asList && present) || marks[n - 1] === 1) {
-          if (!present) tree.add(crd, key, [value]);
-          else if (Array.isArray(current)) current.push(value);
-          else tree.replace(crd, key, [current, value]);
-          onValue?.(written(row, undefined, value, true));
+          const list = appendAt(tree, crd, key, current, value, track);
+          if (onValue !== undefined) report(written(row, undefined, value, true), list, list.length - 1);
         } else if (!ignoreNull || value !== null) {
           if (present) tree.replace(crd, key, value);
           else tree.add(crd, key, value);
-          onValue?.(written(row, undefined, value, false));
+          if (onValue !== undefined) report(written(row, undefined, value, false), crd, key);
         }
         return;
       }
@@ -358,6 +396,7 @@ function beginQuery(
       if (target === undefined) {
         target = tree.create();
         tree.add(crd, key, target);
+        track?.placed(target as object, { container: crd, key });
       }
       if (marks[depth] === 1) record(depth, crd, key);
       if (!tree.isNode(target)) {
@@ -371,13 +410,12 @@ function beginQuery(
         if (marks[i + 1] === 1) record(i + 1, node, name);
         const current = tree.get(node, name);
         if (asList && current !== undefined) {
-          if (Array.isArray(current)) current.push(value);
-          else tree.replace(node, name, [current, value]);
-          onValue?.(written(row, name, value, true));
+          const list = appendAt(tree, node, name, current, value, track);
+          if (onValue !== undefined) report(written(row, name, value, true), list, list.length - 1);
         } else if (!ignoreNull || value !== null) {
           if (current === undefined) tree.add(node, name, value);
           else tree.replace(node, name, value);
-          onValue?.(written(row, name, value, false));
+          if (onValue !== undefined) report(written(row, name, value, false), node, name);
         }
       }
     },
@@ -395,8 +433,21 @@ function beginQuery(
               { query },
             );
           }
-          if (tree.isNode(value)) tree.replace(node, key as MappingKey, tree.values(value));
-          else if (Array.isArray(value)) tree.replace(node, key as MappingKey, [value]);
+          if (tree.isNode(value)) {
+            const list = tree.values(value);
+            tree.replace(node, key as MappingKey, list);
+            if (track !== undefined) {
+              track.listedAs(value, list, value.keyList());
+              track.placed(list, { container: node, key: key as MappingKey });
+            }
+          } else if (Array.isArray(value)) {
+            const list = [value];
+            tree.replace(node, key as MappingKey, list);
+            if (track !== undefined) {
+              track.moved({ container: node, key: key as MappingKey }, { container: list, key: 0 });
+              track.placed(list, { container: node, key: key as MappingKey });
+            }
+          }
         }
       }
       listify.clear();
@@ -407,12 +458,78 @@ function beginQuery(
 }
 
 /**
+ * Adds `value` to the list at `key` of `node` (`as_list` on a repeated key, `with_lists` on the last level): a new
+ * list for the first value, the list there, or a new list of the value that was alone there and this one. Returns
+ * the list.
+ */
+function appendAt(
+  tree: Tree,
+  node: Node,
+  key: MappingKey,
+  current: unknown,
+  value: unknown,
+  track: PlaceTracker | undefined,
+): unknown[] {
+  if (current === undefined) {
+    const list = [value];
+    tree.add(node, key, list);
+    track?.placed(list, { container: node, key });
+    return list;
+  }
+  if (Array.isArray(current)) {
+    current.push(value);
+    return current;
+  }
+  const list = [current, value];
+  tree.replace(node, key, list);
+  if (track !== undefined) alone(track, node, key, list, undefined);
+  return list;
+}
+
+/** The value alone at `key` of `node` became the first item of `list` (and `next`, if any, the second). */
+function alone(
+  track: PlaceTracker,
+  node: Node,
+  key: MappingKey,
+  list: unknown[],
+  next: object | undefined,
+): void {
+  track.moved({ container: node, key }, { container: list, key: 0 });
+  track.placed(list, { container: node, key });
+  if (next !== undefined) track.placed(next, { container: list, key: 1 });
+}
+
+/**
  * `as_json` with one column: each row holds a JSON object, merged into `focus` the way Salt's
  * `salt.utils.dictupdate.update(focus, row, merge_lists=as_list)` does. Text and UTF-8 bytes are decoded as Salt
  * decodes them since its fix for issue #63684; a value that is not an object is `SQL_SHAPE` (Salt raises `TypeError`).
  */
-function jsonSink(tree: Tree, focus: Node, mergeLists: boolean, query: QueryLabel | undefined): RowSink {
+function jsonSink(
+  tree: Tree,
+  focus: Node,
+  mergeLists: boolean,
+  query: QueryLabel | undefined,
+  onValue: ((write: ShapedValue) => void) | undefined,
+  track: PlaceTracker | undefined,
+): RowSink {
   let rowNumber = 0;
+  // Every scalar (and empty mapping or list) of what the row put into the result is one value of that row.
+  const wrote: JsonWrites | undefined =
+    onValue === undefined
+      ? undefined
+      : {
+          value(path, value, container, key) {
+            const write: ShapedValue = { path, value, appended: false, row: rowNumber, keys: [] };
+            track?.wrote(container, key);
+            onValue(write);
+          },
+          placed(container, parent, key) {
+            track?.placed(container, { container: parent, key });
+          },
+          copied(old, copy) {
+            track?.copiedAs(old, copy);
+          },
+        };
   return {
     push(row) {
       rowNumber++;
@@ -428,7 +545,7 @@ function jsonSink(tree: Tree, focus: Node, mergeLists: boolean, query: QueryLabe
           { query },
         );
       }
-      mergeJson(tree, focus, value, mergeLists);
+      mergeJson(tree, focus, value, mergeLists, wrote);
     },
     end() {},
   };
@@ -486,10 +603,10 @@ function describeJson(value: unknown): string {
  * every key of `upd` is written as it is; otherwise mappings merge key by key, two lists are joined without
  * repeating items (`merge_lists`) or replaced, anything else is replaced. `upd` is fresh data owned by the tree.
  */
-function mergeJson(tree: Tree, dest: Node, upd: Mapping, mergeLists: boolean): void {
-  const work: [Node, Mapping][] = [[dest, upd]];
-  for (let pair = work.pop(); pair !== undefined; pair = work.pop()) {
-    const [target, source] = pair;
+function mergeJson(tree: Tree, dest: Node, upd: Mapping, mergeLists: boolean, wrote?: JsonWrites): void {
+  const work: [Node, Mapping, readonly MappingKey[]][] = [[dest, upd, []]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [target, source, path] = item;
     const keys = mappingKeys(source);
     const recursive = keys.some((key) => tree.get(target, key) !== undefined);
     for (const key of keys) {
@@ -497,6 +614,7 @@ function mergeJson(tree: Tree, dest: Node, upd: Mapping, mergeLists: boolean): v
       const current = tree.get(target, key);
       if (current === undefined) {
         tree.add(target, key, value);
+        if (wrote !== undefined) reportJson(wrote, value, target, key, [...path, key]);
       } else if (recursive && isMapping(current) && isMapping(value)) {
         let node = current as Node;
         if (!tree.isNode(node)) {
@@ -504,12 +622,62 @@ function mergeJson(tree: Tree, dest: Node, upd: Mapping, mergeLists: boolean): v
           node = toExact(cloneTree(node)) as Node;
           tree.replace(target, key, node);
         }
-        work.push([node, value]);
+        work.push([node, value, wrote === undefined ? path : [...path, key]]);
       } else if (recursive && mergeLists && Array.isArray(current) && Array.isArray(value)) {
-        tree.replace(target, key, pyListUnion(current, value));
+        const merged = pyListUnion(current, value);
+        tree.replace(target, key, merged);
+        if (wrote !== undefined) {
+          // The old items keep their indexes (and rows); the row wrote the items it added after them.
+          wrote.copied(current, merged);
+          wrote.placed(merged, target, key);
+          for (let at = current.length; at < merged.length; at++) {
+            reportJson(wrote, merged[at], merged, at, [...path, key, at]);
+          }
+        }
       } else {
         tree.replace(target, key, value);
+        if (wrote !== undefined) reportJson(wrote, value, target, key, [...path, key]);
       }
+    }
+  }
+}
+
+/** How `mergeJson` tells provenance what a row wrote. */
+interface JsonWrites {
+  /** A scalar, empty mapping or empty list at `key` of `container`, `path` below the query's mapping. */
+  value(path: readonly MappingKey[], value: unknown, container: object, key: MappingKey): void;
+  /** A mapping or list the row put at `key` of `parent`. */
+  placed(container: object, parent: object, key: MappingKey): void;
+  /** A list merge replaced `old` by `copy`, which holds its items at the same indexes. */
+  copied(old: object, copy: object): void;
+}
+
+/** Reports every scalar (or empty mapping or list) of what a row wrote at `key` of `container`, depth first. */
+function reportJson(
+  wrote: JsonWrites,
+  value: unknown,
+  container: object,
+  key: MappingKey,
+  path: readonly MappingKey[],
+): void {
+  const work: [unknown, object, MappingKey, readonly MappingKey[]][] = [[value, container, key, path]];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [node, parent, at, where] = item;
+    const children: [unknown, MappingKey][] = [];
+    if (Array.isArray(node)) {
+      for (let index = 0; index < node.length; index++) children.push([node[index], index]);
+    } else if (isMapping(node)) {
+      for (const name of mappingKeys(node)) children.push([getItem(node, name), name]);
+    }
+    if (children.length === 0) {
+      wrote.value(where, node, parent, at);
+      continue;
+    }
+    wrote.placed(node as object, parent, at);
+    // Pushed in reverse, so values are reported in document order.
+    for (let i = children.length - 1; i >= 0; i--) {
+      const [child, name] = children[i]!;
+      work.push([child, node as object, name, [...where, name]]);
     }
   }
 }

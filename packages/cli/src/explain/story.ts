@@ -29,8 +29,9 @@ interface Step {
 
 /**
  * `--get KEY --explain`: the story of one key, after Puppet's `lookup --explain`. Every input that had a value there,
- * in merge order, with its file and line, what it had, and what the mergers decided while merging it; then the final
- * value with where it came from, and the values that lost.
+ * in merge order, with its file and line, what it had, and what the mergers decided while merging it (an input that
+ * replaced its own value there, a query whose later row did, once per value it had); then the final value with where
+ * it came from, and the values that lost.
  */
 export function renderStory(input: StoryInput): string {
   const { explanation, path } = input;
@@ -104,8 +105,19 @@ function storySteps(input: StoryInput, entry: ExplainEntry | undefined): Step[] 
     ) {
       decisions.push(entry.decision);
     }
-    if (!found.found && decisions.length === 0) return;
     const line = at === undefined ? undefined : doc.positionOf?.(at)?.line;
+    // What the input had there before and replaced itself (an earlier row of the same query), each as its own step.
+    for (const earlier of at === undefined ? [] : (doc.lostOf?.(at) ?? [])) {
+      steps.push({
+        document,
+        name: doc.name,
+        line,
+        ...(earlier.detail === undefined ? {} : { detail: earlier.detail }),
+        value: earlier.value,
+        decisions: [],
+      });
+    }
+    if (!found.found && decisions.length === 0) return;
     const detail = at === undefined || !found.found ? undefined : doc.detailOf?.(at);
     steps.push({
       document,
