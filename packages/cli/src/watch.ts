@@ -104,14 +104,16 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     };
     let failed = false;
     try {
-      await module.execute({ ...input, io: tracked });
+      // A --minions batch reports a host's failure itself and returns 1.
+      failed = (await module.execute({ ...input, io: tracked })) !== 0;
     } catch (error) {
       if (isUsageError(error)) throw error;
       io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color));
       failed = true;
     }
-    // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it keeps
-    // watching what the last run read as well, so fixing any of those files renders again.
+    // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it watches
+    // what it read up to the failure (the file that broke it too) and keeps watching what the last run read, so
+    // fixing any of those files renders again.
     if (failed) {
       for (const file of watched) files.add(file);
       for (const [key, search] of searched) searches.set(key, search);
