@@ -1,6 +1,8 @@
 import { statSync } from "node:fs";
 import { resolve, relative } from "node:path";
+import { isMergeError } from "@merge/core";
 import type { FSWatcher } from "chokidar";
+import { EXIT_DATA } from "./cli-error.js";
 import type { CommandInput, CommandModule } from "./commands/table.js";
 import type { CliIO, SearchedPath } from "./io.js";
 import { oneLine, painter, useColor } from "./io.js";
@@ -46,19 +48,24 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     files: ReadonlySet<string>,
     searches: ReadonlyMap<string, SearchedPath>,
   ): Promise<void> => {
-    const next = chokidarWatch([...files], { ignoreInitial: true, persistent: true });
-    next.on("change", (path) => onChange(path));
-    next.on("add", (path) => onChange(path));
-    next.on("unlink", (path) => onChange(path));
-    // chokidar drops a second change of a file within 50 ms of the first; the raw events are never dropped, so a
-    // quick second save (or a fix right after a bad edit) is rendered too.
-    next.on("raw", (_event, name, details) => {
-      const at = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-      if (typeof at !== "string") return;
-      onChange(files.has(at) || typeof name !== "string" || name === "" ? at : resolve(at, name));
-    });
-    next.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
-    await new Promise<void>((resolve) => next.once("ready", () => resolve()));
+    // chokidar never gets ready over no paths at all.
+    let next: FSWatcher | undefined;
+    if (files.size > 0) {
+      const fileWatcher = chokidarWatch([...files], { ignoreInitial: true, persistent: true });
+      next = fileWatcher;
+      fileWatcher.on("change", (path) => onChange(path));
+      fileWatcher.on("add", (path) => onChange(path));
+      fileWatcher.on("unlink", (path) => onChange(path));
+      // chokidar drops a second change of a file within 50 ms of the first; the raw events are never dropped, so a
+      // quick second save (or a fix right after a bad edit) is rendered too.
+      fileWatcher.on("raw", (_event, name, details) => {
+        const at = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+        if (typeof at !== "string") return;
+        onChange(files.has(at) || typeof name !== "string" || name === "" ? at : resolve(at, name));
+      });
+      fileWatcher.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
+      await new Promise<void>((resolve) => fileWatcher.once("ready", () => resolve()));
+    }
     const search = searchWatch(searches.values());
     let nextSearch: FSWatcher | undefined;
     if (search.roots.length > 0) {
@@ -87,36 +94,55 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     await searchWatcher?.close();
   };
 
-  const runOnce = async (): Promise<void> => {
+  // Runs the command once and watches what it read; the status when nothing at all can be watched.
+  const runOnce = async (): Promise<number | undefined> => {
     running = true;
     const files = new Set<string>();
     const searches = new Map<string, SearchedPath>();
     for (const file of watched) seen.set(file, fingerprint(file));
+    const noteFile = (path: string) => {
+      // A batch reads its files once per host: the first read is the one that counts.
+      if (files.has(path)) return;
+      files.add(path);
+      seen.set(path, fingerprint(path));
+    };
     const tracked: CliIO = {
       ...io,
-      onFile: (path) => {
-        files.add(path);
-        seen.set(path, fingerprint(path));
-      },
+      onFile: noteFile,
       onSearch: (search) => {
         searches.set(searchKey(search), search);
       },
     };
-    let failed = false;
+    let status: number;
     try {
       // A --minions batch reports a host's failure itself and returns 1.
-      failed = (await module.execute({ ...input, io: tracked })) !== 0;
+      status = await module.execute({ ...input, io: tracked });
     } catch (error) {
       if (isUsageError(error)) throw error;
       io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color));
-      failed = true;
+      status = EXIT_DATA;
+      // The file the error is in, when it names one the command may not have told of (a conf.d file, say).
+      const file = isMergeError(error) ? error.source?.file : undefined;
+      if (file !== undefined && isFile(resolve(io.cwd, file))) noteFile(resolve(io.cwd, file));
     }
     // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it watches
     // what it read up to the failure (the file that broke it too) and keeps watching what the last run read, so
-    // fixing any of those files renders again.
-    if (failed) {
+    // fixing any of those files renders again. One that read nothing that can be named watches the files on its
+    // command line.
+    if (status !== 0) {
       for (const file of watched) files.add(file);
       for (const [key, search] of searched) searches.set(key, search);
+      if (files.size === 0) {
+        for (const name of input.positionals) {
+          const path = resolve(io.cwd, name);
+          if (isFile(path)) noteFile(path);
+        }
+      }
+    }
+    if (files.size === 0 && searches.size === 0 && watched.size === 0 && searched.size === 0) {
+      io.writeErr(`${paint.red("merge:")} nothing to watch: the command read no file\n`);
+      running = false;
+      return status;
     }
     const filesChanged = files.size > 0 && !sameSet(files, watched);
     const searchesChanged = !sameSet(new Set(searches.keys()), new Set(searched.keys()));
@@ -128,9 +154,10 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     const count = `${watched.size} file${watched.size === 1 ? "" : "s"}${patterns}`;
     io.writeErr(`${paint.dim(`merge: watching ${count} (Ctrl-C to stop)`)}\n`);
     running = false;
+    return undefined;
   };
 
-  return await new Promise<number>((_resolve, reject) => {
+  return await new Promise<number>((resolveStatus, reject) => {
     onChange = (path: string) => {
       if (!watched.has(path) && !finds(path)) return;
       if (seen.get(path) === fingerprint(path)) return;
@@ -159,10 +186,15 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
         if (changed !== undefined && seen.get(changed) === fingerprint(changed)) changed = undefined;
       }
     };
-    runOnce().catch(async (error: unknown) => {
-      await closeAll();
-      reject(error);
-    });
+    runOnce().then(
+      (status) => {
+        if (status !== undefined) resolveStatus(status);
+      },
+      async (error: unknown) => {
+        await closeAll();
+        reject(error);
+      },
+    );
   });
 }
 
@@ -174,6 +206,10 @@ function fingerprint(path: string): string {
   } catch {
     return "missing";
   }
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -199,8 +199,9 @@ describe("a failing host's report", () => {
     "stack.cfg": "{{ pillar.file }}.yml\n",
     "plain.yml": "x: {{ pillar.file }}\nports: [80, 443\nother: 2\n",
     "secret.yml": "x: 1\nports: [80, 443\npassword: {{ pillar.pw }}\n",
-    "master": "ext_pillar:\n  - stack: stack.cfg\n",
-    "hosts.yml": '- id: h1\n  pillar: {file: plain}\n- id: h2\n  pillar: {file: secret, pw: "*topsecretpw"}\n',
+    master: "ext_pillar:\n  - stack: stack.cfg\n",
+    "hosts.yml":
+      '- id: h1\n  pillar: {file: plain}\n- id: h2\n  pillar: {file: secret, pw: "*topsecretpw"}\n',
     "h1.yml": "file: plain\n",
     "h2.yml": 'file: secret\npw: "*topsecretpw"\n',
   };

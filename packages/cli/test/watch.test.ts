@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { merge } from "./helpers.js";
 import { type Running, startMerge } from "./spawn.js";
 
 let saves = 0;
@@ -252,9 +253,9 @@ describe("--watch", () => {
       await w.runs(6);
       expect(w.seen.stderr).toContain("merge: hosts.yml changed, rendering again\n");
       await w.printed('{"id": "db1", "pillar": {"port": 2222, "env": "dev", "db": 2}}\n', 2);
-      expect(w.seen.stdout.endsWith('"db": 2}}\n{"id": "db1", "pillar": {"port": 2222, "env": "dev", "db": 2}}\n')).toBe(
-        true,
-      );
+      expect(
+        w.seen.stdout.endsWith('"db": 2}}\n{"id": "db1", "pillar": {"port": 2222, "env": "dev", "db": 2}}\n'),
+      ).toBe(true);
       expect(w.run.child.exitCode).toBe(null);
     } finally {
       await w.stop();
@@ -272,8 +273,12 @@ describe("--watch", () => {
     const w = watching(["stack", "stack.cfg", "--minions", "hosts.yml"], dir);
     try {
       await w.runs(1);
-      expect(w.seen.stderr).toMatch(/^web1: error: roles\/web\.yml:1:8: .*\[YAML_PARSE\]\n {4}1 \| web: \[1\n/m);
-      expect(w.seen.stderr).toContain("merge: 1 of 2 hosts failed\nmerge: watching 5 files (Ctrl-C to stop)\n");
+      expect(w.seen.stderr).toMatch(
+        /^web1: error: roles\/web\.yml:1:8: .*\[YAML_PARSE\]\n {4}1 \| web: \[1\n/m,
+      );
+      expect(w.seen.stderr).toContain(
+        "merge: 1 of 2 hosts failed\nmerge: watching 5 files (Ctrl-C to stop)\n",
+      );
       save(join(dir, "roles", "web.yml"), "web: [1]\n");
       await w.runs(2);
       await w.printed('{"id": "web1", "pillar": {"port": 22, "web": [1]}}\n');
@@ -334,5 +339,26 @@ describe("--watch", () => {
         await w.stop();
       }
     }
+  });
+
+  it("watches system-config's files when a conf.d file stops the first run, and renders when it is fixed", async () => {
+    const dir = tree({ "cloud.cfg": "a: 1\n", "cloud.cfg.d/20.cfg": 'merge_how: "lst()"\nb: 2\n' });
+    const w = watching(["system-config", "cloud.cfg"], dir);
+    try {
+      await w.runs(1);
+      expect(w.seen.stderr).toMatch(/\[UNKNOWN_MERGER\]\nmerge: watching 2 files \(Ctrl-C to stop\)\n$/);
+      save(join(dir, "cloud.cfg.d", "20.cfg"), 'merge_how: "list()+dict()"\nb: 2\n');
+      await w.runs(2);
+      await w.printed("b: 2\na: 1\n");
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it("ends with the run's status when the command read no file it could watch", () => {
+    const run = merge(["docs", "-", "--watch"], { binary: true, input: "x: 1\n", cwd: tmpdir() });
+    expect(run.stdout).toBe("x: 1\n");
+    expect(run.stderr).toBe("merge: nothing to watch: the command read no file\n");
+    expect(run.status).toBe(0);
   });
 });

@@ -84,7 +84,8 @@ describe("config files", () => {
     const tree = makeTree({
       "s/stack.cfg": "base.yml\nhosts/{{ minion_id }}.yml\ncommon/*.yml\n",
       "s/base.yml": "{% include 'parts/inc.jinja' %}\n{% if false %}{% include \"../up.sls\" %}{% endif %}\n",
-      "s/parts/inc.jinja": "{% if false %}{% import_yaml '/etc/passwd' as p %}{% endif %}{% include \"parts/more.jinja\" %}",
+      "s/parts/inc.jinja":
+        "{% if false %}{% import_yaml '/etc/passwd' as p %}{% endif %}{% include \"parts/more.jinja\" %}",
       "s/parts/more.jinja": "port: 22\n",
       "s/common/a.yml": "a: [1\n",
     });

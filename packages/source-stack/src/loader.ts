@@ -217,7 +217,12 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     noteTemplates(text, baseDir, onFile, new Set([path]));
     return text;
   };
-  const noteTemplates = (text: string, baseDir: string, onFile: (file: string) => void, seen: Set<string>) => {
+  const noteTemplates = (
+    text: string,
+    baseDir: string,
+    onFile: (file: string) => void,
+    seen: Set<string>,
+  ) => {
     for (const name of templateNames(text)) {
       const path = templatePath(name, baseDir, cwd);
       if (path === undefined || seen.has(path)) continue;

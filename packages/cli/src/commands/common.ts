@@ -119,10 +119,7 @@ export function noteSearches(io: CliIO, base: string, searched: readonly StackLo
  * still has its files watched (the one that broke it too), and a `--minions` batch watches what every host read.
  * `base` is the directory the loader resolves against. Nothing without `--watch`.
  */
-export function stackWatchOptions(
-  io: CliIO,
-  base: string,
-): Pick<StackLoaderOptions, "onFile" | "onLookup"> {
+export function stackWatchOptions(io: CliIO, base: string): Pick<StackLoaderOptions, "onFile" | "onLookup"> {
   if (io.onFile === undefined && io.onSearch === undefined) return {};
   return {
     onFile: (file) => noteFile(io, resolve(io.cwd, base, file)),
