@@ -215,7 +215,7 @@ describe("a failing host's report", () => {
       const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml", color], { cwd: dir });
       expect(run.status).toBe(1);
       const h1 = singleErr("h1", color);
-      expect(h1).toMatch(/ {4}3 \|(\u001b\[22m)? other: 2\n/);
+      expect(h1.replaceAll("\u001b[22m", "")).toContain("    3 | other: 2\n");
       const failed = color === "--color" ? "\u001b[31mmerge:\u001b[39m" : "merge:";
       expect(run.stderr).toBe(`h1: ${h1}h2: ${singleErr("h2", color)}${failed} 2 of 2 hosts failed\n`);
       expect(`${run.stdout}${run.stderr}`).not.toContain("topsecretpw");
@@ -242,8 +242,8 @@ describe("a failing host's report", () => {
     const run = merge(["pillar", "--config", "master", "--minions", "hosts.yml", "--color"], { cwd: dir });
     expect(run.status).toBe(1);
     const lines = run.stderr.split("\n");
-    expect(lines.slice(0, 3)).toEqual([
-      expect.stringMatching(/^h1: \u001b\[31merror:\u001b\[39m plain\.yml:3:6: /),
+    expect(lines[0]!.startsWith("h1: \u001b[31merror:\u001b[39m plain.yml:3:6: ")).toBe(true);
+    expect(lines.slice(1, 3)).toEqual([
       "\u001b[2m    3 |\u001b[22m other: 2",
       "\u001b[2m      |\u001b[22m      \u001b[31m^\u001b[39m",
     ]);

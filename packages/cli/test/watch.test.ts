@@ -287,6 +287,33 @@ describe("--watch", () => {
     }
   });
 
+  it("with merge pillar --minions watches the master config and every host's stack files", async () => {
+    const dir = tree({
+      master: "ext_pillar:\n  - stack: stack/stack.cfg\n",
+      "stack/stack.cfg": "base.yml\nminions/{{ minion_id }}.yml\n",
+      "stack/base.yml": "port: 22\n",
+      "stack/minions/db1.yml": "db: true\n",
+      "hosts.yml": "- id: web1\n- id: db1\n",
+    });
+    const w = watching(["pillar", "--config", "master", "--minions", "hosts.yml"], dir);
+    try {
+      // master, hosts.yml, stack.cfg, base.yml and db1's file; web1's missing file is watched for.
+      await w.runs(1);
+      expect(w.seen.stderr).toContain("merge: watching 5 files and 1 pattern (Ctrl-C to stop)\n");
+      save(join(dir, "stack", "minions", "db1.yml"), "db: 2\n");
+      await w.runs(2);
+      await w.printed('{"id": "db1", "pillar": {"port": 22, "db": 2}}\n');
+      save(join(dir, "stack", "minions", "web1.yml"), "web: true\n");
+      await w.runs(3);
+      await w.printed('{"id": "web1", "pillar": {"port": 22, "web": true}}\n');
+      save(join(dir, "master"), "ext_pillar: []\n");
+      await w.runs(4);
+      await w.printed('{"id": "db1", "pillar": {}}\n');
+    } finally {
+      await w.stop();
+    }
+  });
+
   it("watches the file a first run failed in, with what it read before, and renders when it is fixed", async () => {
     const dir = tree({
       "stack.cfg": "base.yml\ncommon/*.yml\nhosts/{{ minion_id }}.yml\n",
