@@ -40,14 +40,22 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
   // What each file was when a run read it (inode, size, modification time in ns): an event for a file that is still
   // so is a duplicate (chokidar's change event and the raw one for the same write) and is ignored.
   const seen = new Map<string, string>();
+  // Each watched file's inode when its watch was set up.
+  let armed = new Map<string, string>();
 
-  // A new watcher over exactly these files (and one over the searches' directories); the old ones are closed once the
-  // new ones are ready, so no change between the two is missed, and the "watching" line is printed only when changes
-  // are really being watched.
+  // A new watcher over exactly these files (and one over the searches' directories), and the "watching" line is
+  // printed only once changes are really being watched. The old watchers are closed first: chokidar shares one
+  // fs.watch per path between its instances, and a file that an editor then replaced by a rename could stay watched at
+  // its old inode, its next save unseen. A file changed while no watcher looked is caught up with below.
   const watchFiles = async (
     files: ReadonlySet<string>,
     searches: ReadonlyMap<string, SearchedPath>,
   ): Promise<void> => {
+    const old = [watcher, searchWatcher];
+    watcher = undefined;
+    searchWatcher = undefined;
+    for (const closing of old) await closing?.close();
+    armed = new Map([...files].map((file) => [file, inodeOf(file)]));
     // chokidar never gets ready over no paths at all.
     let next: FSWatcher | undefined;
     if (files.size > 0) {
@@ -83,11 +91,13 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
       const ready = nextSearch;
       await new Promise<void>((resolve) => ready.once("ready", () => resolve()));
     }
-    const old = [watcher, searchWatcher];
     watcher = next;
     searchWatcher = nextSearch;
     finds = search.finds;
-    for (const closing of old) await closing?.close();
+    for (const file of files) {
+      const was = seen.get(file);
+      if (was !== undefined && was !== fingerprint(file)) onChange(file);
+    }
   };
   const closeAll = async (): Promise<void> => {
     await watcher?.close();
@@ -148,7 +158,12 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
     const searchesChanged = !sameSet(new Set(searches.keys()), new Set(searched.keys()));
     if (filesChanged) watched = files;
     if (searchesChanged) searched = searches;
-    if (filesChanged || searchesChanged || watcher === undefined) await watchFiles(watched, searched);
+    // A file replaced since its watch was set up (an editor's save renames a new file over it) is watched again from
+    // scratch: chokidar follows such a file to its new inode itself, but not always (a save after a run in which the
+    // watchers were replaced went unseen about once in 40 tries).
+    const replaced = [...watched].some((file) => armed.get(file) !== inodeOf(file));
+    if (filesChanged || searchesChanged || replaced || watcher === undefined)
+      await watchFiles(watched, searched);
     const patterns =
       searched.size === 0 ? "" : ` and ${searched.size} pattern${searched.size === 1 ? "" : "s"}`;
     const count = `${watched.size} file${watched.size === 1 ? "" : "s"}${patterns}`;
@@ -196,6 +211,12 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
       },
     );
   });
+}
+
+/** The file's inode now, or `missing`. */
+function inodeOf(path: string): string {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? "missing" : String(stat.ino);
 }
 
 /** The file as it is now, or `missing`. */
