@@ -1,6 +1,8 @@
 import { statSync } from "node:fs";
 import { resolve, relative } from "node:path";
+import { isMergeError } from "@merge/core";
 import type { FSWatcher } from "chokidar";
+import { EXIT_DATA } from "./cli-error.js";
 import type { CommandInput, CommandModule } from "./commands/table.js";
 import type { CliIO, SearchedPath } from "./io.js";
 import { oneLine, painter, useColor } from "./io.js";
@@ -38,27 +40,40 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
   // What each file was when a run read it (inode, size, modification time in ns): an event for a file that is still
   // so is a duplicate (chokidar's change event and the raw one for the same write) and is ignored.
   const seen = new Map<string, string>();
+  // Each watched file's inode when its watch was set up.
+  let armed = new Map<string, string>();
 
-  // A new watcher over exactly these files (and one over the searches' directories); the old ones are closed once the
-  // new ones are ready, so no change between the two is missed, and the "watching" line is printed only when changes
-  // are really being watched.
+  // A new watcher over exactly these files (and one over the searches' directories), and the "watching" line is
+  // printed only once changes are really being watched. The old watchers are closed first: chokidar shares one
+  // fs.watch per path between its instances, and a file that an editor then replaced by a rename could stay watched at
+  // its old inode, its next save unseen. A file changed while no watcher looked is caught up with below.
   const watchFiles = async (
     files: ReadonlySet<string>,
     searches: ReadonlyMap<string, SearchedPath>,
   ): Promise<void> => {
-    const next = chokidarWatch([...files], { ignoreInitial: true, persistent: true });
-    next.on("change", (path) => onChange(path));
-    next.on("add", (path) => onChange(path));
-    next.on("unlink", (path) => onChange(path));
-    // chokidar drops a second change of a file within 50 ms of the first; the raw events are never dropped, so a
-    // quick second save (or a fix right after a bad edit) is rendered too.
-    next.on("raw", (_event, name, details) => {
-      const at = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
-      if (typeof at !== "string") return;
-      onChange(files.has(at) || typeof name !== "string" || name === "" ? at : resolve(at, name));
-    });
-    next.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
-    await new Promise<void>((resolve) => next.once("ready", () => resolve()));
+    const old = [watcher, searchWatcher];
+    watcher = undefined;
+    searchWatcher = undefined;
+    for (const closing of old) await closing?.close();
+    armed = new Map([...files].map((file) => [file, inodeOf(file)]));
+    // chokidar never gets ready over no paths at all.
+    let next: FSWatcher | undefined;
+    if (files.size > 0) {
+      const fileWatcher = chokidarWatch([...files], { ignoreInitial: true, persistent: true });
+      next = fileWatcher;
+      fileWatcher.on("change", (path) => onChange(path));
+      fileWatcher.on("add", (path) => onChange(path));
+      fileWatcher.on("unlink", (path) => onChange(path));
+      // chokidar drops a second change of a file within 50 ms of the first; the raw events are never dropped, so a
+      // quick second save (or a fix right after a bad edit) is rendered too.
+      fileWatcher.on("raw", (_event, name, details) => {
+        const at = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+        if (typeof at !== "string") return;
+        onChange(files.has(at) || typeof name !== "string" || name === "" ? at : resolve(at, name));
+      });
+      fileWatcher.on("error", (error) => io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color)));
+      await new Promise<void>((resolve) => fileWatcher.once("ready", () => resolve()));
+    }
     const search = searchWatch(searches.values());
     let nextSearch: FSWatcher | undefined;
     if (search.roots.length > 0) {
@@ -76,59 +91,88 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
       const ready = nextSearch;
       await new Promise<void>((resolve) => ready.once("ready", () => resolve()));
     }
-    const old = [watcher, searchWatcher];
     watcher = next;
     searchWatcher = nextSearch;
     finds = search.finds;
-    for (const closing of old) await closing?.close();
+    for (const file of files) {
+      const was = seen.get(file);
+      if (was !== undefined && was !== fingerprint(file)) onChange(file);
+    }
   };
   const closeAll = async (): Promise<void> => {
     await watcher?.close();
     await searchWatcher?.close();
   };
 
-  const runOnce = async (): Promise<void> => {
+  // Runs the command once and watches what it read; the status when nothing at all can be watched.
+  const runOnce = async (): Promise<number | undefined> => {
     running = true;
     const files = new Set<string>();
     const searches = new Map<string, SearchedPath>();
     for (const file of watched) seen.set(file, fingerprint(file));
+    const noteFile = (path: string) => {
+      // A batch reads its files once per host: the first read is the one that counts.
+      if (files.has(path)) return;
+      files.add(path);
+      seen.set(path, fingerprint(path));
+    };
     const tracked: CliIO = {
       ...io,
-      onFile: (path) => {
-        files.add(path);
-        seen.set(path, fingerprint(path));
-      },
+      onFile: noteFile,
       onSearch: (search) => {
         searches.set(searchKey(search), search);
       },
     };
-    let failed = false;
+    let status: number;
     try {
-      await module.execute({ ...input, io: tracked });
+      // A --minions batch reports a host's failure itself and returns 1.
+      status = await module.execute({ ...input, io: tracked });
     } catch (error) {
       if (isUsageError(error)) throw error;
       io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color));
-      failed = true;
+      status = EXIT_DATA;
+      // The file the error is in, when it names one the command may not have told of (a conf.d file, say).
+      const file = isMergeError(error) ? error.source?.file : undefined;
+      if (file !== undefined && isFile(resolve(io.cwd, file))) noteFile(resolve(io.cwd, file));
     }
-    // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it keeps
-    // watching what the last run read as well, so fixing any of those files renders again.
-    if (failed) {
+    // A failed run may have stopped before reading every file (a stack whose first file no longer parses): it watches
+    // what it read up to the failure (the file that broke it too) and keeps watching what the last run read, so
+    // fixing any of those files renders again. One that read nothing that can be named watches the files on its
+    // command line.
+    if (status !== 0) {
       for (const file of watched) files.add(file);
       for (const [key, search] of searched) searches.set(key, search);
+      if (files.size === 0) {
+        for (const name of input.positionals) {
+          const path = resolve(io.cwd, name);
+          if (isFile(path)) noteFile(path);
+        }
+      }
+    }
+    if (files.size === 0 && searches.size === 0 && watched.size === 0 && searched.size === 0) {
+      io.writeErr(`${paint.red("merge:")} nothing to watch: the command read no file\n`);
+      running = false;
+      return status;
     }
     const filesChanged = files.size > 0 && !sameSet(files, watched);
     const searchesChanged = !sameSet(new Set(searches.keys()), new Set(searched.keys()));
     if (filesChanged) watched = files;
     if (searchesChanged) searched = searches;
-    if (filesChanged || searchesChanged || watcher === undefined) await watchFiles(watched, searched);
+    // A file replaced since its watch was set up (an editor's save renames a new file over it) is watched again from
+    // scratch: chokidar follows such a file to its new inode itself, but not always (a save after a run in which the
+    // watchers were replaced went unseen about once in 40 tries).
+    const replaced = [...watched].some((file) => armed.get(file) !== inodeOf(file));
+    if (filesChanged || searchesChanged || replaced || watcher === undefined)
+      await watchFiles(watched, searched);
     const patterns =
       searched.size === 0 ? "" : ` and ${searched.size} pattern${searched.size === 1 ? "" : "s"}`;
     const count = `${watched.size} file${watched.size === 1 ? "" : "s"}${patterns}`;
     io.writeErr(`${paint.dim(`merge: watching ${count} (Ctrl-C to stop)`)}\n`);
     running = false;
+    return undefined;
   };
 
-  return await new Promise<number>((_resolve, reject) => {
+  return await new Promise<number>((resolveStatus, reject) => {
     onChange = (path: string) => {
       if (!watched.has(path) && !finds(path)) return;
       if (seen.get(path) === fingerprint(path)) return;
@@ -157,11 +201,22 @@ export async function watch(module: CommandModule, input: CommandInput): Promise
         if (changed !== undefined && seen.get(changed) === fingerprint(changed)) changed = undefined;
       }
     };
-    runOnce().catch(async (error: unknown) => {
-      await closeAll();
-      reject(error);
-    });
+    runOnce().then(
+      (status) => {
+        if (status !== undefined) resolveStatus(status);
+      },
+      async (error: unknown) => {
+        await closeAll();
+        reject(error);
+      },
+    );
   });
+}
+
+/** The file's inode now, or `missing`. */
+function inodeOf(path: string): string {
+  const stat = statSync(path, { bigint: true, throwIfNoEntry: false });
+  return stat === undefined ? "missing" : String(stat.ino);
 }
 
 /** The file as it is now, or `missing`. */
@@ -172,6 +227,10 @@ function fingerprint(path: string): string {
   } catch {
     return "missing";
   }
+}
+
+function isFile(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {

@@ -192,6 +192,65 @@ describe("merge stack --minions", () => {
   });
 });
 
+describe("a failing host's report", () => {
+  // Each host picks its file through its pillar. plain.yml's bad line is the author's text; in secret.yml the bad
+  // line is where the host's password was rendered, so it is never quoted.
+  const files: Record<string, string> = {
+    "stack.cfg": "{{ pillar.file }}.yml\n",
+    "plain.yml": "x: {{ pillar.file }}\nports: [80, 443\nother: 2\n",
+    "secret.yml": "x: 1\nports: [80, 443\npassword: {{ pillar.pw }}\n",
+    master: "ext_pillar:\n  - stack: stack.cfg\n",
+    "hosts.yml":
+      '- id: h1\n  pillar: {file: plain}\n- id: h2\n  pillar: {file: secret, pw: "*topsecretpw"}\n',
+    "h1.yml": "file: plain\n",
+    "h2.yml": 'file: secret\npw: "*topsecretpw"\n',
+  };
+  const dir = scratch();
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const singleErr = (id: string, color: string) =>
+    merge(["stack", "stack.cfg", "--minion-id", id, "--pillar", `${id}.yml`, color], { cwd: dir }).stderr;
+
+  for (const color of ["--color", "--no-color"]) {
+    it(`is the single run's report behind the id, caret line included (${color})`, () => {
+      const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml", color], { cwd: dir });
+      expect(run.status).toBe(1);
+      const h1 = singleErr("h1", color);
+      expect(h1.replaceAll("\u001b[22m", "")).toContain("    3 | other: 2\n");
+      const failed = color === "--color" ? "\u001b[31mmerge:\u001b[39m" : "merge:";
+      expect(run.stderr).toBe(`h1: ${h1}h2: ${singleErr("h2", color)}${failed} 2 of 2 hosts failed\n`);
+      expect(`${run.stdout}${run.stderr}`).not.toContain("topsecretpw");
+    });
+  }
+
+  it("keeps its JSON line as it was, with the line and column", () => {
+    const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml"], { cwd: dir });
+    const [h1, h2] = jsonLines(run.stdout);
+    expect(h1).toEqual({
+      id: "h1",
+      error: {
+        code: "YAML_PARSE",
+        message: expect.stringContaining("a line of the template's own text"),
+        file: "plain.yml",
+        line: 3,
+        column: 6,
+      },
+    });
+    expect(Object.keys(h2!.error!)).toEqual(["code", "message", "file", "line", "column"]);
+  });
+
+  it("is the single run's report in merge pillar --minions too", () => {
+    const run = merge(["pillar", "--config", "master", "--minions", "hosts.yml", "--color"], { cwd: dir });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.split("\n");
+    expect(lines[0]!.startsWith("h1: \u001b[31merror:\u001b[39m plain.yml:3:6: ")).toBe(true);
+    expect(lines.slice(1, 3)).toEqual([
+      "\u001b[2m    3 |\u001b[22m other: 2",
+      "\u001b[2m      |\u001b[22m      \u001b[31m^\u001b[39m",
+    ]);
+    expect(run.stderr).not.toContain("topsecretpw");
+  });
+});
+
 describe("merge pillar --minions", () => {
   it("runs the master's ext_pillar list for every host, each starting from the host's pillar", () => {
     const run = merge(["pillar", "--config", "master.yml", "--minions", "hosts.yml"], { cwd: TREE });

@@ -80,6 +80,41 @@ describe("config files", () => {
     });
   });
 
+  it("tells onFile and onLookup what it reads and looks for as it goes, up to the file that fails", () => {
+    const tree = makeTree({
+      "s/stack.cfg": "base.yml\nhosts/{{ minion_id }}.yml\ncommon/*.yml\n",
+      "s/base.yml": "{% include 'parts/inc.jinja' %}\n{% if false %}{% include \"../up.sls\" %}{% endif %}\n",
+      "s/parts/inc.jinja":
+        "{% if false %}{% import_yaml '/etc/passwd' as p %}{% endif %}{% include \"parts/more.jinja\" %}",
+      "s/parts/more.jinja": "port: 22\n",
+      "s/common/a.yml": "a: [1\n",
+    });
+    const files: string[] = [];
+    const lookups: string[] = [];
+    const loader = createStackLoader({
+      config: "s/stack.cfg",
+      cwd: tree,
+      onFile: (file) => files.push(file),
+      onLookup: (lookup) => lookups.push(`${lookup.kind}:${lookup.pattern}:${lookup.matched}`),
+    });
+    expect(failure(() => loader.load({ minionId: "web1" })).code).toBe("YAML_PARSE");
+    // Templates named by a literal include/import/from, followed into the included ones; a name above the config's
+    // directory, or an absolute one outside it, is not one the renderer reads.
+    expect(files).toEqual([
+      "s/stack.cfg",
+      "s/base.yml",
+      "s/parts/inc.jinja",
+      "s/parts/more.jinja",
+      "s/common/a.yml",
+    ]);
+    expect(lookups).toEqual([
+      "config:s/stack.cfg:1",
+      "line:s/base.yml:1",
+      "line:s/hosts/web1.yml:0",
+      "line:s/common/*.yml:1",
+    ]);
+  });
+
   it("resolves YAML paths against the config's own directory", () => {
     const outer = makeTree({ "stack/config.cfg": "a.yml\n", "stack/a.yml": "x: 1\n" });
     const result = loadStack({ config: join(outer, "stack/config.cfg"), minionId: "m" });

@@ -25,6 +25,7 @@ import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
 import { renderedYamlError } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
+import { templateNames, templatePath } from "./template-deps.js";
 import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
@@ -62,6 +63,15 @@ export interface StackLoaderOptions {
   readonly cache?: boolean;
   /** Receives each warning as it happens (they are also returned by `load`). */
   readonly onWarning?: (warning: StackWarning) => void;
+  /**
+   * Told of each file a load depends on, as it goes and for every host, so that it is known even when the load then
+   * fails (a watcher must see the file that broke it): each config file and YAML file it reads, and each template
+   * one of them names in a literal `include`, `import`, `from`, `extends` or `import_yaml`/`_json`/`_text` tag (the
+   * renderer reads those; a name computed while rendering is not seen). Named as `files` names them.
+   */
+  readonly onFile?: (file: string) => void;
+  /** Told of each lookup as it is made (see `StackResult.searched`), even when the load then fails. */
+  readonly onLookup?: (lookup: StackLookup) => void;
   /** The template engine. Default: the Jinja-compatible renderer of this package. */
   readonly renderer?: StackRenderer;
   /**
@@ -201,6 +211,37 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     return doc;
   };
 
+  // A file's text, the file and the templates it names told to `onFile` first (even a file that cannot be read: its
+  // fix is what a watcher waits for).
+  const readNoted = (path: string, baseDir: string): string => {
+    const onFile = options.onFile;
+    if (onFile === undefined) return files.read(path);
+    onFile(path);
+    const text = files.read(path);
+    noteTemplates(text, baseDir, onFile, new Set([path]));
+    return text;
+  };
+  const noteTemplates = (
+    text: string,
+    baseDir: string,
+    onFile: (file: string) => void,
+    seen: Set<string>,
+  ) => {
+    for (const name of templateNames(text)) {
+      const path = templatePath(name, baseDir, cwd);
+      if (path === undefined || seen.has(path)) continue;
+      seen.add(path);
+      onFile(path);
+      let included: string;
+      try {
+        included = files.read(path);
+      } catch {
+        continue;
+      }
+      noteTemplates(included, baseDir, onFile, seen);
+    }
+  };
+
   function load(host: StackHost): StackResult<Mapping> {
     warnings = [];
     const plainPillar = cloneTree(checkedInput(host.pillar ?? {}, "pillar", options.maxDepth));
@@ -209,6 +250,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     const fold = newFold();
     const merged: string[] = [];
     const searched: StackLookup[] = [];
+    const look = (lookup: StackLookup) => {
+      searched.push(lookup);
+      options.onLookup?.(lookup);
+    };
     // Matchers select on the caller's values (their keys and values keep their JavaScript types).
     const configs = configPaths(options.config, {
       pillar: plainPillar,
@@ -228,7 +273,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       : { minionId: host.minionId, grains, opts };
     for (const cfg of configs) {
       const present = files.isFile(cfg);
-      searched.push({ kind: "config", pattern: cfg, config: cfg, matched: present ? 1 : 0 });
+      look({ kind: "config", pattern: cfg, config: cfg, matched: present ? 1 : 0 });
       if (!present) {
         warn({
           code: "STACK_CONFIG_MISSING",
@@ -249,7 +294,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         __opts__: cfgHost.opts,
         __grains__: cfgHost.grains,
       };
-      const listing = renderText(files.read(cfg), cfg, cfgVars, cfgPath, opaque);
+      const listing = renderText(readNoted(cfg, baseDir), cfg, cfgVars, cfgPath, opaque);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
@@ -268,7 +313,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         }
         const pattern = joinPath(baseDir, read.pattern);
         const matches = pyGlob(pattern, files);
-        searched.push({ kind: "line", pattern, config: cfg, matched: matches.length });
+        look({ kind: "line", pattern, config: cfg, matched: matches.length });
         if (matches.length === 0) {
           const shown = read.pattern === item ? item : showItem(item);
           warn({
@@ -289,7 +334,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
             __grains__: grains,
           };
           if (upstream) vars.ymlpath = path;
-          const source = files.read(path);
+          const source = readNoted(path, baseDir);
           const text = renderText(source, path, vars, cfgPath);
           let doc: unknown;
           try {

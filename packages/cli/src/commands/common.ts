@@ -1,5 +1,7 @@
 import { createRegistry, type MergerPlugin, type Registry } from "@merge/core";
-import type { StackLookup } from "@merge/source-stack";
+import { statSync } from "node:fs";
+import { isMergeError } from "@merge/core";
+import type { StackLoaderOptions, StackLookup } from "@merge/source-stack";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
 import { loadPluginModule } from "../plugins.js";
 import { resolve } from "node:path";
@@ -110,6 +112,31 @@ export function noteSearches(io: CliIO, base: string, searched: readonly StackLo
     const glob = lookup.kind === "line" && /[*?[]/.test(lookup.pattern);
     if (glob || lookup.matched === 0) io.onSearch({ pattern: resolve(io.cwd, base, lookup.pattern), glob });
   }
+}
+
+/**
+ * The stack loader's callbacks that tell `--watch` what a load reads and looks for as it goes: so a load that fails
+ * still has its files watched (the one that broke it too), and a `--minions` batch watches what every host read.
+ * `base` is the directory the loader resolves against. Nothing without `--watch`.
+ */
+export function stackWatchOptions(io: CliIO, base: string): Pick<StackLoaderOptions, "onFile" | "onLookup"> {
+  if (io.onFile === undefined && io.onSearch === undefined) return {};
+  return {
+    onFile: (file) => noteFile(io, resolve(io.cwd, base, file)),
+    onLookup: (lookup) => noteSearches(io, base, [lookup]),
+  };
+}
+
+/**
+ * Tells `--watch` of the file a failed stack load names as the error's source (a template a computed name
+ * included), when it is a file: fixing it is what renders again. `base` is as for `stackWatchOptions`.
+ */
+export function noteFailure(io: CliIO, base: string, error: unknown): void {
+  if (io.onFile === undefined || !isMergeError(error)) return;
+  const file = error.source?.file;
+  if (file === undefined) return;
+  const path = resolve(io.cwd, base, file);
+  if (statSync(path, { throwIfNoEntry: false })?.isFile() === true) io.onFile(path);
 }
 
 export function warn(io: CliIO, message: string): void {

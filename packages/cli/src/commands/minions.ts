@@ -18,8 +18,10 @@ import { UsageError } from "../usage.js";
 import {
   createCliRegistry,
   createOutputOptions,
+  noteFailure,
   type OutputOptions,
   requiredString,
+  stackWatchOptions,
   warn,
 } from "./common.js";
 import { saltYaml } from "./checks.js";
@@ -160,7 +162,8 @@ export async function runBatch(run: BatchRun): Promise<number> {
   if (dir !== undefined) ensureDirectory(dir, io.cwd);
   const write = dir === undefined ? undefined : (await import("../write-output.js")).writeOutputFile;
   const progress = createProgress(io, hosts.length, dir !== undefined || !io.stdoutIsTTY);
-  const paint = painter(useColor(io.stderrIsTTY, io.env));
+  // --color / --no-color count as in a single run: a host's report is what that run would print, behind the id.
+  const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   const report = (await import("../report.js")).failureReport;
   let failed = 0;
   for (const [index, host] of hosts.entries()) {
@@ -200,7 +203,7 @@ export async function runBatch(run: BatchRun): Promise<number> {
     }
     if (failure !== undefined) {
       failed++;
-      progress.message(`${prefix}${report(failure, io.env, io.stderrIsTTY)}`);
+      progress.message(`${prefix}${report(failure, io.env, io.stderrIsTTY, io.color)}`);
       if (write === undefined) {
         await io.writeOut(`${formatJson({ id: host.id, error: errorRecord(failure) }, { indent: 0 })}\n`);
       }
@@ -320,15 +323,21 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
     ...(opts === undefined ? {} : { opts }),
     ...(spec === undefined ? {} : { spec, registry: await createCliRegistry(options.plugins, io.cwd, spec) }),
   };
-  const loader = createStackLoader(loaderOptions);
+  // --watch hears of what every host reads and looks for (and the file a host failed on).
+  const loader = createStackLoader({ ...loaderOptions, ...stackWatchOptions(io, io.cwd) });
   return runBatch({
     hosts,
     options,
     io,
     title: (host) => `merge stack --minion-id ${host.id}${spec === undefined ? "" : ` --spec '${spec}'`}`,
     render: (host) => {
-      const result = loader.load({ minionId: host.id, grains: host.grains, pillar: host.pillar });
-      return { data: result.data, warnings: result.warnings.map(warningText) };
+      try {
+        const result = loader.load({ minionId: host.id, grains: host.grains, pillar: host.pillar });
+        return { data: result.data, warnings: result.warnings.map(warningText) };
+      } catch (error) {
+        noteFailure(io, io.cwd, error);
+        throw error;
+      }
     },
   });
 }
@@ -359,13 +368,16 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
         cwd: baseDir,
         opts: config.value,
         values: "exact",
+        ...stackWatchOptions(io, baseDir),
       });
       steps.push(async (host, pillar, warnings) => {
-        const result = loader.load({
-          minionId: host.id,
-          pillar: pillar as unknown as Dict,
-          grains: host.grains,
-        });
+        let result: ReturnType<typeof loader.load>;
+        try {
+          result = loader.load({ minionId: host.id, pillar: pillar as unknown as Dict, grains: host.grains });
+        } catch (error) {
+          noteFailure(io, baseDir, error);
+          throw error;
+        }
         warnings.push(...result.warnings.map(warningText));
         return result.data;
       });
@@ -402,6 +414,6 @@ function warningText(warning: { file?: string; message: string; code: string }):
 /** Every problem of a `--minions` file, one line each; nothing is rendered. */
 async function reportProblems(io: CliIO, problems: readonly MergeError[]): Promise<number> {
   const { failureReport } = await import("../report.js");
-  for (const error of problems) io.writeErr(failureReport(error, io.env, io.stderrIsTTY));
+  for (const error of problems) io.writeErr(failureReport(error, io.env, io.stderrIsTTY, io.color));
   return EXIT_DATA;
 }

@@ -7,9 +7,9 @@ import {
   createCliRegistry,
   createOutputOptions,
   finish,
-  noteFile,
-  noteSearches,
+  noteFailure,
   requiredString,
+  stackWatchOptions,
   warn,
 } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
@@ -66,17 +66,20 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         });
       }
       const before = merged.length;
-      const result = loadStack(loaderOptions);
-      noteSearches(io, baseDir, result.searched);
+      // --watch hears of the stack's files as they are read, --explain or not, and also when the load fails.
+      let result: ReturnType<typeof loadStack>;
+      try {
+        result = loadStack({ ...loaderOptions, ...stackWatchOptions(io, baseDir) });
+      } catch (error) {
+        noteFailure(io, baseDir, error);
+        throw error;
+      }
       for (const warning of result.warnings) {
-        if (warning.file !== undefined) noteFile(io, resolve(baseDir, warning.file));
         warn(
           io,
           `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`,
         );
       }
-      // --watch watches the stack's files, --explain or not.
-      for (const path of result.files) noteFile(io, resolve(baseDir, path));
       if (recorder !== undefined) {
         result.files.forEach((path, index) => {
           const absolute = resolve(baseDir, path);

@@ -22,6 +22,9 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const validate = values.validate === true || values.schema !== undefined;
   const recorder = options.explain || validate ? createTraceRecorder() : undefined;
 
+  // --watch: the system file even when reading it fails, then every file read (relative to the working directory,
+  // as named), before --strict can stop the run.
+  noteFile(io, positionals[0]!);
   const result = await loadSystemConfig({
     file: positionals[0]!,
     confd: values.confd as string | undefined,
@@ -32,6 +35,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     registry,
     trace: recorder,
   });
+  for (const file of result.files) noteFile(io, file.path);
   // With --strict an ignored file is an error below, not also a warning.
   for (const warning of result.warnings)
     if (!(strict && warning.code === "SYSTEM_CONFIG_IGNORED"))
@@ -68,8 +72,6 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const failed = strictFailure(io, problems);
   if (failed !== undefined) return failed;
 
-  // --watch: the system file and every conf.d file read (relative to the working directory, as named).
-  for (const file of result.files) noteFile(io, file.path);
   return await finish(io, options, result.exact, {
     title: `merge system-config ${positionals[0]}`,
     documents,
