@@ -368,6 +368,38 @@ describe("--watch", () => {
     }
   });
 
+  it("merge diff --watch compares again when a file of either side changes, and survives a bad edit", async () => {
+    const dir = tree({
+      "stack.cfg": "base.yml\nhosts/{{ minion_id }}.yml\n",
+      "base.yml": "port: 22\n",
+      "hosts/web1.yml": "role: web\n",
+      "hosts/web2.yml": "role: db\n",
+    });
+    const w = watching(["diff", "stack", "stack.cfg", "--minion-id", "web1", "--minion-id", "web2"], dir);
+    try {
+      await w.runs(1);
+      await w.printed("1 difference: 0 added, 0 removed, 1 changed\n");
+      // The config and base.yml, and each host's own file.
+      expect(w.seen.stderr).toContain("merge: watching 4 files (Ctrl-C to stop)\n");
+
+      // A file only the second side read.
+      save(join(dir, "hosts", "web2.yml"), "role: web\n");
+      await w.runs(2);
+      await w.printed("no differences\n");
+
+      // A bad edit in a file both sides read is reported, and the watch goes on.
+      save(join(dir, "base.yml"), "port: [\n");
+      await w.runs(3);
+      expect(w.seen.stderr).toMatch(/base\.yml:1:\d+: .*\[YAML_PARSE\]/);
+      save(join(dir, "base.yml"), "port: 2222\nextra: 1\n");
+      await w.runs(4);
+      await w.printed("no differences\n", 2);
+      expect(w.run.child.exitCode).toBe(null);
+    } finally {
+      await w.stop();
+    }
+  });
+
   it("watches system-config's files when a conf.d file stops the first run, and renders when it is fixed", async () => {
     const dir = tree({ "cloud.cfg": "a: 1\n", "cloud.cfg.d/20.cfg": 'merge_how: "lst()"\nb: 2\n' });
     const w = watching(["system-config", "cloud.cfg"], dir);

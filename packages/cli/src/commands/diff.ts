@@ -31,6 +31,7 @@ const OWN_OPTIONS = {
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
   get: { type: "string", short: "g" },
+  watch: { type: "boolean", short: "w" },
 } as const;
 
 interface Side {
@@ -39,8 +40,17 @@ interface Side {
   readonly result: CapturedResult;
 }
 
-export async function execute({ positionals: args, io }: CommandInput): Promise<number> {
-  const own = ownOptions(args);
+export async function execute(input: CommandInput): Promise<number> {
+  const own = ownOptions(input.positionals);
+  // With --watch, both sides are compared again whenever a file either side read changes (watch.ts).
+  if (own.watch === true) {
+    const { watch } = await import("../watch.js");
+    return watch({ execute: ({ io }) => compareSides(own, io) }, input);
+  }
+  return compareSides(own, input.io);
+}
+
+async function compareSides(own: OwnOptions, io: CliIO): Promise<number> {
   const format = own.format ?? "text";
   if (format !== "text" && format !== "json") {
     throw new UsageError(
@@ -105,6 +115,7 @@ interface OwnOptions {
   readonly format: string | undefined;
   readonly color: boolean | undefined;
   readonly get: string | undefined;
+  readonly watch: boolean | undefined;
   /** Everything else, in order: the command and its arguments, or the two files. */
   readonly rest: string[];
 }
@@ -148,6 +159,7 @@ function ownOptions(args: readonly string[]): OwnOptions {
     format: values.format as string | undefined,
     color: values["no-color"] === true ? false : values.color === true ? true : undefined,
     get: values.get as string | undefined,
+    watch: values.watch === true ? true : undefined,
     rest,
   };
 }
@@ -271,8 +283,7 @@ async function commandSides(
         captured = result;
       },
       writeErr: (text) => io.writeErr(text.replace(/^(?=.)/gm, tag)),
-      onFile: undefined,
-      onSearch: undefined,
+      // Each side tells what it read, so `merge diff --watch` watches the files of both.
     };
     const module = await command.load();
     await module.execute({ values, positionals: parsed.positionals, io: sideIO });

@@ -380,6 +380,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     options: {
       against: { type: "string" },
       format: { type: "string", short: "f" },
+      watch: { type: "boolean", short: "w" },
       color: { type: "boolean" },
       "no-color": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -387,6 +388,10 @@ export const COMMANDS: readonly CommandInfo[] = [
     optionHelp: [
       ["--against DIR", "the second side is the same command run in DIR (relative paths read there)"],
       ["-f, --format text|json", "text for people (default) or JSON for programs"],
+      [
+        "-w, --watch",
+        "compare again whenever a file either side was built from changes; never exits on a bad edit",
+      ],
       ["--color, --no-color", "colour the changes or not"],
       ["-h, --help", "show this help"],
     ],
