@@ -21,8 +21,24 @@ import type {
 
 interface Place {
   readonly document: number;
-  readonly path: readonly PathKey[];
+  /**
+   * The path in that document; undefined when it is the result path being visited, which holds for most values
+   * (an input's value at the same path): no array of its own for them, the entry's path serves.
+   */
+  readonly path: readonly PathKey[] | undefined;
 }
+
+/** The trace events recorded at one path, and the paths below it by their last step. */
+interface EventNode {
+  events: TraceEvent[] | undefined;
+  /** Steps that are strings, numbers, booleans, null: keys a Map tells apart as `stepKey` does. */
+  steps: Map<unknown, EventNode> | undefined;
+  /** Steps that are objects (a float key, a date), by `stepKey`. */
+  objects: Map<string, EventNode> | undefined;
+}
+
+/** Shared by every entry with nothing in it: most values have no history, lost nothing, and so on. */
+const NONE: readonly never[] = Object.freeze([]);
 
 interface Source extends Place {
   readonly node: unknown;
@@ -43,7 +59,84 @@ export function explainResult(
   documents: readonly ExplainDocument[],
   events: readonly TraceEvent[],
 ): Explanation {
-  const byPath = new Map<string, TraceEvent[]>();
+  const walk = createWalk(result, documents, events);
+  walk.all();
+  return { ...walk.summary(), entries: walk.entries };
+}
+
+/** `explainInOrder`'s answer: the entries one at a time, then what the explanation says beside them. */
+export interface ExplanationCursor {
+  /**
+   * The next entry, in the order of `Explanation.entries` but for the root's (which comes from `finish`); undefined
+   * after the last. Entries are made as they are asked for, a top-level key (or item) of the result at a time, and
+   * the cursor keeps none it has given out.
+   */
+  next(): ExplainEntry | undefined;
+  /** Once `next` has given undefined: the root's entry, the inputs and the removals, as `explainResult` gives them. */
+  finish(): Omit<Explanation, "entries"> & { readonly root: ExplainEntry };
+}
+
+/**
+ * `explainResult` for a reader that takes the entries once, in order (`merge --explain` writing YAML in the result's
+ * own key order): the same entries, made a top-level key at a time and let go once read, so that a large result's
+ * explanation is never held whole.
+ */
+export function explainInOrder(
+  result: unknown,
+  documents: readonly ExplainDocument[],
+  events: readonly TraceEvent[],
+): ExplanationCursor {
+  const walk = createWalk(result, documents, events);
+  let started = false;
+  let done = false;
+  let queue: ExplainEntry[] = [];
+  let at = 0;
+  return {
+    next() {
+      while (at >= queue.length) {
+        if (done) return undefined;
+        if (!started) {
+          started = true;
+          walk.begin();
+        } else if (!walk.step()) done = true;
+        // Everything after the root's entry (index 0, filled once the last step is done) is finished here.
+        queue = walk.entries.splice(1);
+        at = 0;
+      }
+      return queue[at++];
+    },
+    finish() {
+      if (!done) throw new Error("explainInOrder: finish() before the last entry");
+      return { ...walk.summary(), root: walk.entries[0]! };
+    },
+  };
+}
+
+/** One container being visited: what its children need and what its entry is made of once they are done. */
+interface Frame {
+  readonly value: unknown;
+  readonly isList: boolean;
+  /** The keys of a mapping, in order. */
+  readonly keys: readonly PathKey[] | undefined;
+  /** The next child to visit. */
+  index: number;
+  readonly path: PathKey[];
+  readonly here: readonly PathKey[];
+  readonly node: EventNode | undefined;
+  readonly whole: Place | undefined;
+  readonly matched: { place: Place | undefined; sources: Source[] }[] | undefined;
+  readonly sources: readonly Source[];
+  readonly inList: boolean;
+  readonly into: Set<number>;
+  readonly contributors: Set<number>;
+  readonly slot: number;
+  readonly own: readonly TraceEvent[] | undefined;
+  readonly history: readonly ExplainDecision[];
+}
+
+/** The state of one explanation being worked out: the whole of it at once (`all`) or a top-level child at a time. */
+function createWalk(result: unknown, documents: readonly ExplainDocument[], events: readonly TraceEvent[]) {
+  const tree: EventNode = { events: undefined, steps: undefined, objects: undefined };
   const removals: TraceEvent[] = [];
   // Inputs a merger decided something for while merging them (kept out, removed, replaced...).
   const decided = new Set<number>();
@@ -53,10 +146,9 @@ export function explainResult(
       removals.push(event);
       continue;
     }
-    const key = pathKey(event.path);
-    const list = byPath.get(key);
-    if (list === undefined) byPath.set(key, [event]);
-    else list.push(event);
+    const node = eventNodeAt(tree, event.path);
+    if (node.events === undefined) node.events = [event];
+    else node.events.push(event);
   }
 
   // Every mapping and list of every input, by identity, with where it sits.
@@ -71,6 +163,17 @@ export function explainResult(
     return documents[document]?.positionOf?.(path);
   }
 
+  // The place of an input's value at the same path as the result's (`Place.path` undefined), one per input.
+  const samePlace: Place[] = documents.map((_, document) => ({ document, path: undefined }));
+
+  /** Where item or key `step` of a container at `place` is. */
+  function placeIn(place: Place, step: PathKey): Place {
+    return place.path === undefined ? samePlace[place.document]! : { document: place.document, path: [...place.path, step] };
+  }
+
+  // Single-input contributor lists, shared by every value from that input.
+  const single: (readonly number[])[] = documents.map((_, document) => Object.freeze([document]));
+
   function originAt(document: number, path: readonly PathKey[]): ExplainOrigin {
     const at = positionIn(document, path);
     const origin = { document, name: documents[document]!.name, path, line: at?.line, column: at?.column };
@@ -78,7 +181,21 @@ export function explainResult(
     return detail === undefined ? origin : { ...origin, detail };
   }
 
+  // One decision per event (and per inherited or not): every value an event decided shares it.
+  const decisions = new Map<TraceEvent, ExplainDecision>();
+  const inheritedDecisions = new Map<TraceEvent, ExplainDecision>();
+
   function decisionOf(event: TraceEvent, inherited: boolean): ExplainDecision {
+    const made = inherited ? inheritedDecisions : decisions;
+    let decision = made.get(event);
+    if (decision === undefined) {
+      decision = newDecision(event, inherited);
+      made.set(event, decision);
+    }
+    return decision;
+  }
+
+  function newDecision(event: TraceEvent, inherited: boolean): ExplainDecision {
     const at = event.document === undefined ? undefined : positionIn(event.document, event.path);
     return {
       action: event.action,
@@ -96,10 +213,10 @@ export function explainResult(
   // the same path; list items that moved (appended, prepended, matched by a key) are followed to their own index.
   type Sources = readonly Source[];
 
-  function scalarOrigin(value: unknown, sources: Sources): ExplainOrigin | undefined {
+  function scalarOrigin(value: unknown, sources: Sources, here: readonly PathKey[]): ExplainOrigin | undefined {
     for (let i = sources.length - 1; i >= 0; i--) {
       const source = sources[i]!;
-      if (sameValue(source.node, value)) return originAt(source.document, source.path);
+      if (sameValue(source.node, value)) return originAt(source.document, source.path ?? here);
     }
     return undefined;
   }
@@ -109,7 +226,8 @@ export function explainResult(
     for (const source of sources) {
       const node = source.node;
       if (isMapping(node) && hasItem(node, key)) {
-        out.push({ document: source.document, node: getItem(node, key), path: [...source.path, key] });
+        const path = source.path === undefined ? undefined : [...source.path, key];
+        out.push({ document: source.document, node: getItem(node, key), path });
       }
     }
     return out;
@@ -120,14 +238,20 @@ export function explainResult(
   function listItems(
     list: readonly unknown[],
     sources: Sources,
+    listPath: readonly PathKey[],
   ): { place: Place | undefined; sources: Source[] }[] {
-    const candidates = sources
-      .filter((source) => Array.isArray(source.node))
-      .map((source) => ({
-        ...source,
-        items: source.node as unknown[],
-        unused: scalarQueues(source.node as unknown[]),
-      }));
+    const candidates: ListCandidate[] = [];
+    for (const source of sources) {
+      if (!Array.isArray(source.node)) continue;
+      const items = source.node as unknown[];
+      candidates.push({
+        document: source.document,
+        path: source.path,
+        items,
+        unused: items.length > SHORT_LIST ? scalarQueues(items) : undefined,
+        usedMask: 0,
+      });
+    }
     return list.map((item, index) => {
       let place: Place | undefined;
       const container = isContainer(item);
@@ -135,10 +259,12 @@ export function explainResult(
       else {
         // Each input's equal items are used once, in order: linear in the list, whatever its length.
         for (const candidate of candidates) {
-          const queue = candidate.unused.get(scalarKey(item));
-          const at = queue?.shift();
+          const at = takeEqual(candidate, item);
           if (at !== undefined) {
-            place = { document: candidate.document, path: [...candidate.path, at] };
+            place =
+              candidate.path === undefined && at === index
+                ? samePlace[candidate.document]!
+                : { document: candidate.document, path: [...(candidate.path ?? listPath), at] };
             break;
           }
         }
@@ -151,7 +277,10 @@ export function explainResult(
             inner.push({
               document: candidate.document,
               node: candidate.items[at],
-              path: [...candidate.path, at],
+              path:
+                candidate.path === undefined && at === index
+                  ? undefined
+                  : [...(candidate.path ?? listPath), at],
             });
           }
         }
@@ -174,8 +303,15 @@ export function explainResult(
     return undefined;
   }
 
-  function pathIn(document: number, sources: Sources, fallback: readonly PathKey[]): readonly PathKey[] {
-    return sources.find((source) => source.document === document)?.path ?? fallback;
+  // `here` is the result path being visited (a copy); `fallback` is what an input without a value there gets.
+  function pathIn(
+    document: number,
+    sources: Sources,
+    here: readonly PathKey[],
+    fallback: readonly PathKey[],
+  ): readonly PathKey[] {
+    const source = sources.find((candidate) => candidate.document === document);
+    return source === undefined ? fallback : (source.path ?? here);
   }
 
   // Inputs something of the result was traced to.
@@ -184,10 +320,15 @@ export function explainResult(
   // What the other inputs had at this mapping key and the result does not hold. A container taken whole from one
   // input (`whole`) means every other input's container there was left out; containers merged from several inputs
   // lost nothing as such (their values say what lost).
-  function losses(value: unknown, sources: Sources, winner: number | undefined): ExplainLoss[] {
-    if (sources.length === 0) return [];
+  function losses(
+    value: unknown,
+    sources: Sources,
+    winner: number | undefined,
+    here: readonly PathKey[],
+  ): readonly ExplainLoss[] {
+    if (sources.length === 0) return NONE;
     const container = Array.isArray(value) || isMapping(value);
-    const out: ExplainLoss[] = [];
+    let out: ExplainLoss[] | undefined;
     for (const source of sources) {
       if (source.document === winner) continue;
       const node = source.node;
@@ -196,140 +337,220 @@ export function explainResult(
       if (isList || isDict) {
         if (node === value) continue;
         if (container && (winner === undefined || isEmpty(node) || pyEquals(node, value))) continue;
-        out.push({ origin: originAt(source.document, source.path), kind: isList ? "list" : "dict" });
+        out ??= [];
+        out.push({ origin: originAt(source.document, source.path ?? here), kind: isList ? "list" : "dict" });
       } else if (!sameValue(node, value)) {
-        out.push({ origin: originAt(source.document, source.path), kind: "value", value: node });
+        out ??= [];
+        out.push({ origin: originAt(source.document, source.path ?? here), kind: "value", value: node });
       }
     }
-    return out;
+    return out ?? NONE;
   }
 
-  // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping). `id` is
-  // `pathKey(path)`, made a step at a time by the callers. The inputs the value came from are added to `into`
-  // (its parent's contributors): no set of its own for each scalar.
+  function open(
+    value: unknown,
+    isList: boolean,
+    path: PathKey[],
+    here: readonly PathKey[],
+    node: EventNode | undefined,
+    whole: Place | undefined,
+    sources: Sources,
+    inList: boolean,
+    into: Set<number>,
+    own: readonly TraceEvent[] | undefined,
+    history: readonly ExplainDecision[],
+  ): Frame {
+    // Reserve the container's place so entries come out in document order, parents first.
+    const slot = entries.length;
+    entries.push(undefined as unknown as ExplainEntry);
+    ancestors.push(own ?? NONE);
+    return {
+      value,
+      isList,
+      keys: isList ? undefined : mappingKeys(value as Mapping),
+      index: 0,
+      path,
+      here,
+      node,
+      whole,
+      matched: isList && whole === undefined ? listItems(value as unknown[], sources, here) : undefined,
+      sources,
+      inList,
+      into,
+      contributors: new Set(),
+      slot,
+      own,
+      history,
+    };
+  }
+
+  /** Visits the next child of a container; false when there is none left. */
+  function visitChild(frame: Frame): boolean {
+    const { path, whole, matched } = frame;
+    const index = frame.index++;
+    if (frame.isList) {
+      const items = frame.value as unknown[];
+      if (index >= items.length) return false;
+      const place = whole === undefined ? matched![index]!.place : placeIn(whole, index);
+      path.push(index);
+      const inner = matched?.[index]?.sources ?? NONE;
+      visit(items[index], path, childNode(frame.node, index), place, inner, true, frame.contributors);
+      path.pop();
+      return true;
+    }
+    const keys = frame.keys!;
+    if (index >= keys.length) return false;
+    const key = keys[index]!;
+    const place = whole === undefined ? undefined : placeIn(whole, key);
+    path.push(key);
+    const child = getItem(frame.value as Mapping, key);
+    const inner = childSources(frame.sources, key);
+    visit(child, path, childNode(frame.node, key), place, inner, false, frame.contributors);
+    path.pop();
+    return true;
+  }
+
+  /** Fills in a container's entry once its children are done. */
+  function close(frame: Frame): void {
+    const { whole, contributors, own, here } = frame;
+    const last = own?.[own.length - 1];
+    ancestors.pop();
+    if (whole !== undefined) contributors.add(whole.document);
+    const decider = last ?? inheritedFor(whole?.document);
+    entries[frame.slot] = {
+      path: here,
+      kind: frame.isList ? "list" : "dict",
+      origin: whole === undefined ? undefined : originAt(whole.document, whole.path ?? here),
+      contributors: [...contributors].sort((a, b) => a - b),
+      decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
+      history: frame.history,
+      // A container replaced whole at this path (`__: overwrite`) lost every other input's container there.
+      lost: frame.inList
+        ? NONE
+        : losses(
+            frame.value,
+            frame.sources,
+            whole?.document ?? (last?.action === "replaced" ? last.document : undefined),
+            here,
+          ),
+    };
+    for (const d of contributors) {
+      used.add(d);
+      frame.into.add(d);
+    }
+  }
+
+  // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping). `node` holds
+  // the events recorded at `path`, found a step at a time by the callers. The inputs the value came from are added
+  // to `into` (its parent's contributors): no set of its own for each scalar.
   function visit(
     value: unknown,
     path: PathKey[],
-    id: string,
+    node: EventNode | undefined,
     taken: Place | undefined,
     sources: Sources,
     inList: boolean,
     into: Set<number>,
   ): void {
-    const own = byPath.get(id);
+    const own = node?.events;
     const last = own?.[own.length - 1];
-    const history = own === undefined ? [] : own.map((event) => decisionOf(event, false));
+    const history = own === undefined ? NONE : own.map((event) => decisionOf(event, false));
     const isList = Array.isArray(value);
     const isDict = !isList && isMapping(value);
+    // The entry's path, and the path of every input's value that sits at the same place.
+    const here = path.slice();
 
     let whole = taken;
-    if (whole === undefined && (isList || isDict)) whole = places.get(value as object);
+    if (whole === undefined && (isList || isDict)) {
+      whole = places.get(value as object);
+      // Taken whole from the same path of an input (the usual case): its values need no paths of their own.
+      if (whole?.path !== undefined && sameSteps(whole.path, here)) whole = samePlace[whole.document];
+    }
     if (isList || isDict) {
-      const contributors = new Set<number>();
-      // Reserve the container's place so entries come out in document order, parents first.
-      const slot = entries.length;
-      entries.push(undefined as unknown as ExplainEntry);
-      ancestors.push(own ?? []);
-      if (isList) {
-        const items = value as unknown[];
-        const matched = whole === undefined ? listItems(items, sources) : undefined;
-        items.forEach((item, index) => {
-          const place =
-            whole === undefined
-              ? matched![index]!.place
-              : { document: whole.document, path: [...whole.path, index] };
-          path.push(index);
-          const itemId = id + stepKey(index);
-          visit(item, path, itemId, place, matched?.[index]?.sources ?? [], true, contributors);
-          path.pop();
-        });
-      } else {
-        const dict = value as Mapping;
-        for (const key of mappingKeys(dict)) {
-          const place =
-            whole === undefined ? undefined : { document: whole.document, path: [...whole.path, key] };
-          path.push(key);
-          const child = getItem(dict, key);
-          const inner = childSources(sources, key);
-          visit(child, path, id + stepKey(key), place, inner, false, contributors);
-          path.pop();
-        }
-      }
-      ancestors.pop();
-      if (whole !== undefined) contributors.add(whole.document);
-      const decider = last ?? inheritedFor(whole?.document);
-      entries[slot] = {
-        path: path.slice(),
-        kind: isList ? "list" : "dict",
-        origin: whole === undefined ? undefined : originAt(whole.document, whole.path),
-        contributors: [...contributors].sort((a, b) => a - b),
-        decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
-        history,
-        // A container replaced whole at this path (`__: overwrite`) lost every other input's container there.
-        lost: inList
-          ? []
-          : losses(
-              value,
-              sources,
-              whole?.document ?? (last?.action === "replaced" ? last.document : undefined),
-            ),
-      };
-      for (const d of contributors) {
-        used.add(d);
-        into.add(d);
-      }
+      const frame = open(value, isList, path, here, node, whole, sources, inList, into, own, history);
+      while (visitChild(frame));
+      close(frame);
       return;
     }
 
     let origin: ExplainOrigin | undefined;
-    if (taken !== undefined) origin = originAt(taken.document, taken.path);
-    else if (!inList) origin = scalarOrigin(value, sources);
+    if (taken !== undefined) origin = originAt(taken.document, taken.path ?? here);
+    else if (!inList) origin = scalarOrigin(value, sources, here);
+    // An input without a value here gets `path` itself, as it always has (see pathIn).
     if (origin === undefined && last?.document !== undefined) {
-      origin = originAt(last.document, pathIn(last.document, sources, path));
+      origin = originAt(last.document, pathIn(last.document, sources, here, path));
     }
     const decider = last ?? inheritedFor(origin?.document);
     if (origin === undefined && decider?.document !== undefined) {
-      origin = originAt(decider.document, pathIn(decider.document, sources, path));
+      origin = originAt(decider.document, pathIn(decider.document, sources, here, path));
     }
     if (origin !== undefined) {
       into.add(origin.document);
       used.add(origin.document);
     }
     entries.push({
-      path: path.slice(),
+      path: here,
       kind: "value",
       value,
       origin,
-      contributors: origin === undefined ? [] : [origin.document],
+      contributors: origin === undefined ? NONE : single[origin.document]!,
       decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
       history,
-      lost: inList ? [] : losses(value, sources, origin?.document),
+      lost: inList ? NONE : losses(value, sources, origin?.document, here),
     });
   }
 
-  visit(
-    result,
-    [],
-    "",
-    undefined,
-    documents.map((doc, document) => ({ document, node: doc.value, path: [] })),
-    false,
-    new Set(),
-  );
-  const removed: ExplainRemoval[] = removals.map((event) => {
-    const decision = decisionOf(event, false);
-    const items = removedItems(result, event, documents);
-    return items === undefined ? { path: event.path, decision } : { path: event.path, decision, items };
-  });
+  const rootPath: PathKey[] = [];
+  const rootSources = documents.map((doc, document) => ({ document, node: doc.value, path: undefined }));
+  const rootInto = new Set<number>();
+  // The root while it is visited a child at a time (`begin`, `step`).
+  let root: Frame | undefined;
+
   return {
-    documents: documents.map((doc, index) => {
-      const contributed = used.has(index) || decided.has(index);
-      return doc.note === undefined
-        ? { index, name: doc.name, contributed }
-        : { index, name: doc.name, note: doc.note, contributed };
-    }),
     entries,
-    removed,
+    /** Visits the whole result. */
+    all(): void {
+      visit(result, rootPath, tree, undefined, rootSources, false, rootInto);
+    },
+    /** Starts a visit a child at a time: a scalar result is done at once. */
+    begin(): void {
+      const isList = Array.isArray(result);
+      if (!isList && !isMapping(result)) {
+        visit(result, rootPath, tree, undefined, rootSources, false, rootInto);
+        return;
+      }
+      // What visit does for a container, up to its first child.
+      const own = tree.events;
+      const history = own === undefined ? NONE : own.map((event) => decisionOf(event, false));
+      let whole = places.get(result as object);
+      if (whole?.path !== undefined && whole.path.length === 0) whole = samePlace[whole.document];
+      root = open(result, isList, rootPath, [], tree, whole, rootSources, false, rootInto, own, history);
+    },
+    /** Visits the root's next child; false (with the root's entry made) when there is none left. */
+    step(): boolean {
+      if (root === undefined) return false;
+      if (visitChild(root)) return true;
+      close(root);
+      root = undefined;
+      return false;
+    },
+    /** Once the visit is done: the inputs and the removals. */
+    summary(): Omit<Explanation, "entries"> {
+      const removed: ExplainRemoval[] = removals.map((event) => {
+        const decision = decisionOf(event, false);
+        const items = removedItems(result, event, documents);
+        return items === undefined ? { path: event.path, decision } : { path: event.path, decision, items };
+      });
+      return {
+        documents: documents.map((doc, index) => {
+          const contributed = used.has(index) || decided.has(index);
+          return doc.note === undefined
+            ? { index, name: doc.name, contributed }
+            : { index, name: doc.name, note: doc.note, contributed };
+        }),
+        removed,
+      };
+    },
   };
 }
 
@@ -391,6 +612,37 @@ function indexContainers(
       path.pop();
     }
   }
+}
+
+/** An input's list that items of a result list may have come from. */
+interface ListCandidate {
+  readonly document: number;
+  readonly path: readonly PathKey[] | undefined;
+  readonly items: readonly unknown[];
+  /** For a long list, its scalar items' indexes by value, each taken once (`scalarQueues`). */
+  readonly unused: Map<unknown, number[]> | undefined;
+  /** For a short list, the indexes already taken, one bit each. */
+  usedMask: number;
+}
+
+// Lists up to this long are searched item by item (a bit per item says it was taken): no map of their values.
+const SHORT_LIST = 16;
+
+/** The first index of an item of the candidate's list equal to `item` and not taken yet, which it takes. */
+function takeEqual(candidate: ListCandidate, item: unknown): number | undefined {
+  const key = scalarKey(item);
+  if (candidate.unused !== undefined) return candidate.unused.get(key)?.shift();
+  const items = candidate.items;
+  for (let at = 0; at < items.length; at++) {
+    if ((candidate.usedMask & (1 << at)) !== 0 || isContainer(items[at])) continue;
+    const other = scalarKey(items[at]);
+    // As a Map compares keys (SameValueZero): NaN finds NaN.
+    if (other === key || (other !== other && key !== key)) {
+      candidate.usedMask |= 1 << at;
+      return at;
+    }
+  }
+  return undefined;
 }
 
 /** Indexes of the scalar items of a list by value (a Date by its time), in order. */
@@ -457,13 +709,48 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a instanceof PyFloat && b instanceof PyFloat && Object.is(a.value, b.value);
 }
 
-/** A path as a map key that keeps key types apart (`8080` and `"8080"`, a list index and an int key alike). */
-function pathKey(path: readonly PathKey[]): string {
-  let out = "";
-  for (const step of path) out += stepKey(step);
-  return out;
+/** Whether two paths are the very same keys (a float key read twice is two objects: not the same here). */
+function sameSteps(a: readonly PathKey[], b: readonly PathKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
+/** The node for `path`, made with every node above it where missing. */
+function eventNodeAt(root: EventNode, path: readonly PathKey[]): EventNode {
+  let node = root;
+  for (const step of path) {
+    let next: EventNode | undefined;
+    if (typeof step === "object" && step !== null) {
+      const id = stepKey(step);
+      node.objects ??= new Map();
+      next = node.objects.get(id);
+      if (next === undefined) node.objects.set(id, (next = emptyNode()));
+    } else {
+      node.steps ??= new Map();
+      next = node.steps.get(step);
+      if (next === undefined) node.steps.set(step, (next = emptyNode()));
+    }
+    node = next;
+  }
+  return node;
+}
+
+function emptyNode(): EventNode {
+  return { events: undefined, steps: undefined, objects: undefined };
+}
+
+/**
+ * The node one step below `node`. Steps are told apart as `stepKey` tells them (`8080` and `"8080"`, a list index
+ * and an int key alike): a Map keeps primitives apart the same way, and objects go by their `stepKey`.
+ */
+function childNode(node: EventNode | undefined, step: PathKey): EventNode | undefined {
+  if (node === undefined) return undefined;
+  if (typeof step === "object" && step !== null) return node.objects?.get(stepKey(step));
+  return node.steps?.get(step);
+}
+
+/** An object step as a map key: its type and text (`1.0` as a float key). */
 function stepKey(step: PathKey): string {
-  return typeof step === "string" ? `s${step.length}:${step}/` : `${typeof step}:${String(step)}/`;
+  return `${typeof step}:${String(step)}`;
 }

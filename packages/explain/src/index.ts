@@ -1,4 +1,4 @@
-export { explainResult } from "./attribute.js";
+export { type ExplanationCursor, explainInOrder, explainResult } from "./attribute.js";
 export { captureRegistry } from "./capture.js";
 export { cloudConfigProvenance, type PartRecord, patchValues } from "./cloud-config.js";
 export type {

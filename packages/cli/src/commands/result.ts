@@ -1,6 +1,10 @@
 import { checkTree, isMergeError, MergeError, type TraceEvent } from "@merge/core";
 import { type ExplainDocument, explainResult } from "@merge/explain";
-import { renderExplainedJson, renderExplainedYaml } from "../explain/render.js";
+import {
+  renderExplainedJson,
+  renderExplainedYaml,
+  renderExplainedYamlInOrder,
+} from "../explain/render.js";
 import { renderStory } from "../explain/story.js";
 import { keyNotFound, lookupKey } from "../key-path.js";
 import { jsonText, type YamlStyle, yamlText } from "../render.js";
@@ -57,6 +61,10 @@ export function renderResult(
   }
   if (!options.explain) {
     return options.format === "json" ? jsonText(value) : `${prefix}${yamlText(value, style)}`;
+  }
+  if (options.format === "yaml" && style === "readable") {
+    // In the result's own key order: the explanation is made as the YAML is written, never held whole.
+    return `${prefix}${renderExplainedYamlInOrder(value, explain.documents, explain.events, explain.title)}`;
   }
   const explanation = explainResult(value, explain.documents, explain.events);
   if (options.format === "json") return renderExplainedJson(value, explanation);
