@@ -85,8 +85,9 @@ export function explainInOrder(
   result: unknown,
   documents: readonly ExplainDocument[],
   events: readonly TraceEvent[],
+  options: ExplainInOrderOptions = {},
 ): ExplanationCursor {
-  const walk = createWalk(result, documents, events);
+  const walk = createWalk(result, documents, events, options.keyOrder);
   let started = false;
   let done = false;
   let queue: ExplainEntry[] = [];
@@ -112,6 +113,14 @@ export function explainInOrder(
   };
 }
 
+export interface ExplainInOrderOptions {
+  /**
+   * The order a mapping's keys are read in (the order a YAML writer with sorted keys writes them, say); by default
+   * the mapping's own. The entries come in this order; each says the same whatever the order.
+   */
+  readonly keyOrder?: (keys: readonly PathKey[]) => readonly PathKey[];
+}
+
 /** One container being visited: what its children need and what its entry is made of once they are done. */
 interface Frame {
   readonly value: unknown;
@@ -135,7 +144,12 @@ interface Frame {
 }
 
 /** The state of one explanation being worked out: the whole of it at once (`all`) or a top-level child at a time. */
-function createWalk(result: unknown, documents: readonly ExplainDocument[], events: readonly TraceEvent[]) {
+function createWalk(
+  result: unknown,
+  documents: readonly ExplainDocument[],
+  events: readonly TraceEvent[],
+  keyOrder?: ExplainInOrderOptions["keyOrder"],
+) {
   const tree: EventNode = { events: undefined, steps: undefined, objects: undefined };
   const removals: TraceEvent[] = [];
   // Inputs a merger decided something for while merging them (kept out, removed, replaced...).
@@ -347,6 +361,8 @@ function createWalk(result: unknown, documents: readonly ExplainDocument[], even
     return out ?? NONE;
   }
 
+  const ordered = keyOrder ?? ((keys: readonly PathKey[]) => keys);
+
   function open(
     value: unknown,
     isList: boolean,
@@ -367,7 +383,7 @@ function createWalk(result: unknown, documents: readonly ExplainDocument[], even
     return {
       value,
       isList,
-      keys: isList ? undefined : mappingKeys(value as Mapping),
+      keys: isList ? undefined : ordered(mappingKeys(value as Mapping)),
       index: 0,
       path,
       here,

@@ -8,6 +8,7 @@ import {
   explainInOrder,
   explainResult,
 } from "@merge/explain";
+import { sortedKeys } from "@merge/yaml";
 import { jsonText, type YamlStyle, yamlText } from "../render.js";
 import { pathId } from "./paths.js";
 import { describeLosers, describeRemoval, headerLines, originWhere, where } from "./words.js";
@@ -65,8 +66,7 @@ export function renderExplainedYaml(
 }
 
 /**
- * `renderExplainedYaml` for a result written in its own key order (the readable style), from the merge's inputs and
- * events: the entries are worked out as the emitter reaches them and dropped once written (`explainInOrder`), so a
+ * `renderExplainedYaml` from the merge's inputs and events: the entries are worked out as the emitter reaches them and dropped once written (`explainInOrder`), so a
  * large result's explanation is never held whole. The same text, byte for byte.
  */
 export function renderExplainedYamlInOrder(
@@ -74,8 +74,11 @@ export function renderExplainedYamlInOrder(
   documents: readonly ExplainDocument[],
   events: Parameters<typeof explainResult>[2],
   title: string,
+  style: YamlStyle = "readable",
 ): string {
-  const cursor = explainInOrder(result, documents, events);
+  // The cloud-init style writes keys sorted: the entries are made in that order.
+  const keyOrder = style === "cloud-init" ? sortedKeys : undefined;
+  const cursor = explainInOrder(result, documents, events, { keyOrder });
   // Entries read from the cursor and not asked for yet: the emitter asks for them in this order.
   const ahead: ExplainEntry[] = [];
   // Set when the emitter asks out of order (it should not): the whole explanation, found by path from then on.
@@ -108,7 +111,7 @@ export function renderExplainedYamlInOrder(
     while (cursor.next() !== undefined);
     return headerLines(title, { ...cursor.finish(), entries: [] });
   };
-  return yamlText(result, "readable", { header, comment });
+  return yamlText(result, style, { header, comment });
 }
 
 // How far ahead of the last entry found the next one is looked for: the emitter skips the root and what is inside
