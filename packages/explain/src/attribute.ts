@@ -31,6 +31,10 @@ interface Place {
 /** The trace events recorded at one path, and the paths below it by their last step. */
 interface EventNode {
   events: TraceEvent[] | undefined;
+  /** The events' decisions, made on first use: every value one event decided shares its decision. */
+  decisions: ExplainDecision[] | undefined;
+  /** The same for the values below that inherit them. */
+  inherited: ExplainDecision[] | undefined;
   /** Steps that are strings, numbers, booleans, null: keys a Map tells apart as `stepKey` does. */
   steps: Map<unknown, EventNode> | undefined;
   /** Steps that are objects (a float key, a date), by `stepKey`. */
@@ -150,7 +154,7 @@ function createWalk(
   events: readonly TraceEvent[],
   keyOrder?: ExplainInOrderOptions["keyOrder"],
 ) {
-  const tree: EventNode = { events: undefined, steps: undefined, objects: undefined };
+  const tree: EventNode = emptyNode();
   const removals: TraceEvent[] = [];
   // Inputs a merger decided something for while merging them (kept out, removed, replaced...).
   const decided = new Set<number>();
@@ -166,12 +170,20 @@ function createWalk(
   }
 
   // Every mapping and list of every input, by identity, with where it sits.
-  const places = new Map<object, Place>();
+  const places = new Map<object, PlaceLink>();
   documents.forEach((doc, document) => {
-    indexContainers(doc.value, [], document, places);
+    if (typeof doc.value === "object" && doc.value !== null) {
+      indexContainers(doc.value, { document, parent: undefined, key: "" }, places);
+    }
   });
 
   const entries: ExplainEntry[] = [];
+
+  /** Where a container first occurs in the inputs (in input order), if it is one of theirs. */
+  function placeOf(container: object): Place | undefined {
+    const link = places.get(container);
+    return link === undefined ? undefined : { document: link.document, path: linkPath(link) };
+  }
 
   function positionIn(document: number, path: readonly PathKey[]) {
     return documents[document]?.positionOf?.(path);
@@ -195,18 +207,11 @@ function createWalk(
     return detail === undefined ? origin : { ...origin, detail };
   }
 
-  // One decision per event (and per inherited or not): every value an event decided shares it.
-  const decisions = new Map<TraceEvent, ExplainDecision>();
-  const inheritedDecisions = new Map<TraceEvent, ExplainDecision>();
-
-  function decisionOf(event: TraceEvent, inherited: boolean): ExplainDecision {
-    const made = inherited ? inheritedDecisions : decisions;
-    let decision = made.get(event);
-    if (decision === undefined) {
-      decision = newDecision(event, inherited);
-      made.set(event, decision);
-    }
-    return decision;
+  /** The decisions of the events recorded at a node's path, in merge order (one per event, shared). */
+  function historyOf(node: EventNode | undefined): readonly ExplainDecision[] {
+    if (node?.events === undefined) return NONE;
+    node.decisions ??= node.events.map((event) => newDecision(event, false));
+    return node.decisions;
   }
 
   function newDecision(event: TraceEvent, inherited: boolean): ExplainDecision {
@@ -269,7 +274,7 @@ function createWalk(
     return list.map((item, index) => {
       let place: Place | undefined;
       const container = isContainer(item);
-      if (container) place = places.get(item as object);
+      if (container) place = placeOf(item as object);
       else {
         // Each input's equal items are used once, in order: linear in the list, whatever its length.
         for (const candidate of candidates) {
@@ -303,15 +308,21 @@ function createWalk(
     });
   }
 
-  // The event lists of the enclosing paths, nearest last: a value without events of its own was decided when one
+  // The event nodes of the enclosing paths, nearest last: a value without events of its own was decided when one
   // of its ancestors was (added whole, appended with its list).
-  const ancestors: (readonly TraceEvent[])[] = [];
+  const ancestors: (EventNode | undefined)[] = [];
 
-  function inheritedFor(document: number | undefined): TraceEvent | undefined {
+  /** The nearest enclosing decision made while merging `document` (any document when undefined), as inherited. */
+  function inheritedFor(document: number | undefined): ExplainDecision | undefined {
     for (let level = ancestors.length - 1; level >= 0; level--) {
-      const list = ancestors[level]!;
+      const node = ancestors[level];
+      const list = node?.events;
+      if (list === undefined) continue;
       for (let i = list.length - 1; i >= 0; i--) {
-        if (document === undefined || list[i]!.document === document) return list[i];
+        if (document === undefined || list[i]!.document === document) {
+          node!.inherited ??= list.map((event) => newDecision(event, true));
+          return node!.inherited[i];
+        }
       }
     }
     return undefined;
@@ -379,7 +390,7 @@ function createWalk(
     // Reserve the container's place so entries come out in document order, parents first.
     const slot = entries.length;
     entries.push(undefined as unknown as ExplainEntry);
-    ancestors.push(own ?? NONE);
+    ancestors.push(node);
     return {
       value,
       isList,
@@ -428,18 +439,18 @@ function createWalk(
 
   /** Fills in a container's entry once its children are done. */
   function close(frame: Frame): void {
-    const { whole, contributors, own, here } = frame;
+    const { whole, contributors, own, here, history } = frame;
     const last = own?.[own.length - 1];
     ancestors.pop();
     if (whole !== undefined) contributors.add(whole.document);
-    const decider = last ?? inheritedFor(whole?.document);
+    const decision = last === undefined ? inheritedFor(whole?.document) : history[history.length - 1];
     entries[frame.slot] = {
       path: here,
       kind: frame.isList ? "list" : "dict",
       origin: whole === undefined ? undefined : originAt(whole.document, whole.path ?? here),
       contributors: [...contributors].sort((a, b) => a - b),
-      decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
-      history: frame.history,
+      decision,
+      history,
       // A container replaced whole at this path (`__: overwrite`) lost every other input's container there.
       lost: frame.inList
         ? NONE
@@ -470,7 +481,7 @@ function createWalk(
   ): void {
     const own = node?.events;
     const last = own?.[own.length - 1];
-    const history = own === undefined ? NONE : own.map((event) => decisionOf(event, false));
+    const history = historyOf(node);
     const isList = Array.isArray(value);
     const isDict = !isList && isMapping(value);
     // The entry's path, and the path of every input's value that sits at the same place.
@@ -478,7 +489,7 @@ function createWalk(
 
     let whole = taken;
     if (whole === undefined && (isList || isDict)) {
-      whole = places.get(value as object);
+      whole = placeOf(value as object);
       // Taken whole from the same path of an input (the usual case): its values need no paths of their own.
       if (whole?.path !== undefined && sameSteps(whole.path, here)) whole = samePlace[whole.document];
     }
@@ -496,9 +507,9 @@ function createWalk(
     if (origin === undefined && last?.document !== undefined) {
       origin = originAt(last.document, pathIn(last.document, sources, here, path));
     }
-    const decider = last ?? inheritedFor(origin?.document);
-    if (origin === undefined && decider?.document !== undefined) {
-      origin = originAt(decider.document, pathIn(decider.document, sources, here, path));
+    const decision = last === undefined ? inheritedFor(origin?.document) : history[history.length - 1];
+    if (origin === undefined && decision?.document !== undefined) {
+      origin = originAt(decision.document, pathIn(decision.document, sources, here, path));
     }
     if (origin !== undefined) {
       into.add(origin.document);
@@ -510,7 +521,7 @@ function createWalk(
       value,
       origin,
       contributors: origin === undefined ? NONE : single[origin.document]!,
-      decision: decider === undefined ? undefined : decisionOf(decider, decider !== last),
+      decision,
       history,
       lost: inList ? NONE : losses(value, sources, origin?.document, here),
     });
@@ -537,8 +548,8 @@ function createWalk(
       }
       // What visit does for a container, up to its first child.
       const own = tree.events;
-      const history = own === undefined ? NONE : own.map((event) => decisionOf(event, false));
-      let whole = places.get(result as object);
+      const history = historyOf(tree);
+      let whole = placeOf(result as object);
       if (whole?.path !== undefined && whole.path.length === 0) whole = samePlace[whole.document];
       root = open(result, isList, rootPath, [], tree, whole, rootSources, false, rootInto, own, history);
     },
@@ -553,7 +564,7 @@ function createWalk(
     /** Once the visit is done: the inputs and the removals. */
     summary(): Omit<Explanation, "entries"> {
       const removed: ExplainRemoval[] = removals.map((event) => {
-        const decision = decisionOf(event, false);
+        const decision = newDecision(event, false);
         const items = removedItems(result, event, documents);
         return items === undefined ? { path: event.path, decision } : { path: event.path, decision, items };
       });
@@ -607,27 +618,44 @@ function isEmpty(node: unknown): boolean {
   return Array.isArray(node) ? node.length === 0 : isMapping(node) && mappingKeys(node).length === 0;
 }
 
+/**
+ * Where a container of an input is: its parent's link and its key there. Made for every container of every input,
+ * so no path of its own until one is asked for (`placeOf`).
+ */
+interface PlaceLink {
+  readonly document: number;
+  readonly parent: PlaceLink | undefined;
+  readonly key: PathKey;
+}
+
 function indexContainers(
   value: unknown,
-  path: PathKey[],
-  document: number,
-  places: Map<object, Place>,
+  link: PlaceLink,
+  places: Map<object, PlaceLink>,
 ): void {
   if (Array.isArray(value)) {
-    if (!places.has(value)) places.set(value, { document, path: path.slice() });
+    if (!places.has(value)) places.set(value, link);
     value.forEach((item, index) => {
-      path.push(index);
-      indexContainers(item, path, document, places);
-      path.pop();
+      if (typeof item === "object" && item !== null) {
+        indexContainers(item, { document: link.document, parent: link, key: index }, places);
+      }
     });
   } else if (isMapping(value)) {
-    if (!places.has(value)) places.set(value, { document, path: path.slice() });
+    if (!places.has(value)) places.set(value, link);
     for (const key of mappingKeys(value)) {
-      path.push(key);
-      indexContainers(getItem(value, key), path, document, places);
-      path.pop();
+      const item = getItem(value, key);
+      if (typeof item === "object" && item !== null) {
+        indexContainers(item, { document: link.document, parent: link, key }, places);
+      }
     }
   }
+}
+
+/** The path a link stands for. */
+function linkPath(link: PlaceLink): PathKey[] {
+  const path: PathKey[] = [];
+  for (let at: PlaceLink | undefined = link; at?.parent !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 /** An input's list that items of a result list may have come from. */
@@ -753,7 +781,7 @@ function eventNodeAt(root: EventNode, path: readonly PathKey[]): EventNode {
 }
 
 function emptyNode(): EventNode {
-  return { events: undefined, steps: undefined, objects: undefined };
+  return { events: undefined, decisions: undefined, inherited: undefined, steps: undefined, objects: undefined };
 }
 
 /**
