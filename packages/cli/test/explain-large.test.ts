@@ -57,16 +57,13 @@ function configuration(seed: number, first: number, count: number): string {
  * against another build) and diff the outputs.
  */
 const EXPECTED: Record<string, string> = {
-  "docs A B --explain":
-    "a0363b4edb6d04fdad32a7645df88e1f67ef967d6732cd1b57c3c7e4963d0eec",
-  "docs --yaml 1.1 A B --explain":
-    "21129939ba555e8c33bbbff8f5eb58a8d96b62dcb1d33a500ab7319a75cc637b",
+  "docs A B --explain": "a0363b4edb6d04fdad32a7645df88e1f67ef967d6732cd1b57c3c7e4963d0eec",
+  "docs --yaml 1.1 A B --explain": "21129939ba555e8c33bbbff8f5eb58a8d96b62dcb1d33a500ab7319a75cc637b",
   "docs --yaml 1.1 A B --explain --format json":
     "69039c4464451654a1f7432d81306b739e2b5068261a9f1365ceb502d9d48136",
   "docs --spec 'list(append)+dict()+str()' A B --explain":
     "27a3ac2a9d12a1d05d758368eb063fb33f915958a380b71b2f2877f458fa7049",
-  "cloud-config A B --explain":
-    "d322d5e6ede7b28b99064e7d3bf9da05991a1dc67c42e202ee5ac08476955b9e",
+  "cloud-config A B --explain": "d322d5e6ede7b28b99064e7d3bf9da05991a1dc67c42e202ee5ac08476955b9e",
   "cloud-config A B --explain --format json":
     "b148c44192ec097824a6ec7e3dc3973915ee4b61a4d2041b1e33ccbb4c3b55c4",
 };
@@ -76,7 +73,9 @@ function argsOf(command: string): string[] {
   const cloud = words.startsWith("cloud-config");
   return words
     .split(" ")
-    .map((word) => (word === "A" ? (cloud ? "a.cfg" : "a.yml") : word === "B" ? (cloud ? "b.cfg" : "b.yml") : word));
+    .map((word) =>
+      word === "A" ? (cloud ? "a.cfg" : "a.yml") : word === "B" ? (cloud ? "b.cfg" : "b.yml") : word,
+    );
 }
 
 describe("merge --explain on large inputs", () => {

@@ -194,7 +194,9 @@ function createWalk(
 
   /** Where item or key `step` of a container at `place` is. */
   function placeIn(place: Place, step: PathKey): Place {
-    return place.path === undefined ? samePlace[place.document]! : { document: place.document, path: [...place.path, step] };
+    return place.path === undefined
+      ? samePlace[place.document]!
+      : { document: place.document, path: [...place.path, step] };
   }
 
   // Single-input contributor lists, shared by every value from that input.
@@ -232,7 +234,11 @@ function createWalk(
   // the same path; list items that moved (appended, prepended, matched by a key) are followed to their own index.
   type Sources = readonly Source[];
 
-  function scalarOrigin(value: unknown, sources: Sources, here: readonly PathKey[]): ExplainOrigin | undefined {
+  function scalarOrigin(
+    value: unknown,
+    sources: Sources,
+    here: readonly PathKey[],
+  ): ExplainOrigin | undefined {
     for (let i = sources.length - 1; i >= 0; i--) {
       const source = sources[i]!;
       if (sameValue(source.node, value)) return originAt(source.document, source.path ?? here);
@@ -628,11 +634,7 @@ interface PlaceLink {
   readonly key: PathKey;
 }
 
-function indexContainers(
-  value: unknown,
-  link: PlaceLink,
-  places: Map<object, PlaceLink>,
-): void {
+function indexContainers(value: unknown, link: PlaceLink, places: Map<object, PlaceLink>): void {
   if (Array.isArray(value)) {
     if (!places.has(value)) places.set(value, link);
     value.forEach((item, index) => {
@@ -681,7 +683,7 @@ function takeEqual(candidate: ListCandidate, item: unknown): number | undefined 
     if ((candidate.usedMask & (1 << at)) !== 0 || isContainer(items[at])) continue;
     const other = scalarKey(items[at]);
     // As a Map compares keys (SameValueZero): NaN finds NaN.
-    if (other === key || (other !== other && key !== key)) {
+    if (other === key || (Number.isNaN(other) && Number.isNaN(key))) {
       candidate.usedMask |= 1 << at;
       return at;
     }
@@ -769,11 +771,17 @@ function eventNodeAt(root: EventNode, path: readonly PathKey[]): EventNode {
       const id = stepKey(step);
       node.objects ??= new Map();
       next = node.objects.get(id);
-      if (next === undefined) node.objects.set(id, (next = emptyNode()));
+      if (next === undefined) {
+        next = emptyNode();
+        node.objects.set(id, next);
+      }
     } else {
       node.steps ??= new Map();
       next = node.steps.get(step);
-      if (next === undefined) node.steps.set(step, (next = emptyNode()));
+      if (next === undefined) {
+        next = emptyNode();
+        node.steps.set(step, next);
+      }
     }
     node = next;
   }
@@ -781,7 +789,13 @@ function eventNodeAt(root: EventNode, path: readonly PathKey[]): EventNode {
 }
 
 function emptyNode(): EventNode {
-  return { events: undefined, decisions: undefined, inherited: undefined, steps: undefined, objects: undefined };
+  return {
+    events: undefined,
+    decisions: undefined,
+    inherited: undefined,
+    steps: undefined,
+    objects: undefined,
+  };
 }
 
 /**

@@ -82,7 +82,9 @@ export function renderExplainedYamlInOrder(
   // Entries read from the cursor and not asked for yet: the emitter asks for them in this order.
   const ahead: ExplainEntry[] = [];
   // Set when the emitter asks out of order (it should not): the whole explanation, found by path from then on.
-  let whole: { explanation: Explanation; find: (path: readonly PathKey[]) => ExplainEntry | undefined } | undefined;
+  let whole:
+    | { explanation: Explanation; find: (path: readonly PathKey[]) => ExplainEntry | undefined }
+    | undefined;
   const find = (path: readonly PathKey[]): ExplainEntry | undefined => {
     if (whole !== undefined) return whole.find(path);
     while (ahead.length < LOOKAHEAD) {
@@ -165,8 +167,13 @@ function entryNode(root: EntryNode, path: readonly PathKey[], make: boolean): En
     if (next === undefined) {
       if (!make) return undefined;
       next = { entry: undefined, steps: undefined, objects: undefined };
-      if (object) (node.objects ??= new Map()).set(id as string, next);
-      else (node.steps ??= new Map()).set(id, next);
+      if (object) {
+        node.objects ??= new Map();
+        node.objects.set(id as string, next);
+      } else {
+        node.steps ??= new Map();
+        node.steps.set(id, next);
+      }
     }
     node = next;
   }
