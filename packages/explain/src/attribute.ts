@@ -140,8 +140,9 @@ interface Frame {
   readonly matched: { place: Place | undefined; sources: Source[] }[] | undefined;
   readonly sources: readonly Source[];
   readonly inList: boolean;
-  readonly into: Set<number>;
-  readonly contributors: Set<number>;
+  readonly into: Inputs;
+  /** The inputs something inside came from. */
+  readonly contributors: Inputs;
   readonly slot: number;
   readonly own: readonly TraceEvent[] | undefined;
   readonly history: readonly ExplainDecision[];
@@ -346,7 +347,8 @@ function createWalk(
   }
 
   // Inputs something of the result was traced to.
-  const used = new Set<number>();
+  const used: Inputs = { low: 0, high: undefined };
+  const inputLists = new Map<number, readonly number[]>();
 
   // What the other inputs had at this mapping key and the result does not hold. A container taken whole from one
   // input (`whole`) means every other input's container there was left out; containers merged from several inputs
@@ -389,7 +391,7 @@ function createWalk(
     whole: Place | undefined,
     sources: Sources,
     inList: boolean,
-    into: Set<number>,
+    into: Inputs,
     own: readonly TraceEvent[] | undefined,
     history: readonly ExplainDecision[],
   ): Frame {
@@ -410,7 +412,7 @@ function createWalk(
       sources,
       inList,
       into,
-      contributors: new Set(),
+      contributors: { low: 0, high: undefined },
       slot,
       own,
       history,
@@ -448,13 +450,13 @@ function createWalk(
     const { whole, contributors, own, here, history } = frame;
     const last = own?.[own.length - 1];
     ancestors.pop();
-    if (whole !== undefined) contributors.add(whole.document);
+    if (whole !== undefined) addInput(contributors, whole.document);
     const decision = last === undefined ? inheritedFor(whole?.document) : history[history.length - 1];
     entries[frame.slot] = {
       path: here,
       kind: frame.isList ? "list" : "dict",
       origin: whole === undefined ? undefined : originAt(whole.document, whole.path ?? here),
-      contributors: [...contributors].sort((a, b) => a - b),
+      contributors: inputList(contributors, inputLists),
       decision,
       history,
       // A container replaced whole at this path (`__: overwrite`) lost every other input's container there.
@@ -467,10 +469,8 @@ function createWalk(
             here,
           ),
     };
-    for (const d of contributors) {
-      used.add(d);
-      frame.into.add(d);
-    }
+    addInputs(used, contributors);
+    addInputs(frame.into, contributors);
   }
 
   // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping). `node` holds
@@ -483,7 +483,7 @@ function createWalk(
     taken: Place | undefined,
     sources: Sources,
     inList: boolean,
-    into: Set<number>,
+    into: Inputs,
   ): void {
     const own = node?.events;
     const last = own?.[own.length - 1];
@@ -518,8 +518,8 @@ function createWalk(
       origin = originAt(decision.document, pathIn(decision.document, sources, here, path));
     }
     if (origin !== undefined) {
-      into.add(origin.document);
-      used.add(origin.document);
+      addInput(into, origin.document);
+      addInput(used, origin.document);
     }
     entries.push({
       path: here,
@@ -535,7 +535,7 @@ function createWalk(
 
   const rootPath: PathKey[] = [];
   const rootSources = documents.map((doc, document) => ({ document, node: doc.value, path: undefined }));
-  const rootInto = new Set<number>();
+  const rootInto: Inputs = { low: 0, high: undefined };
   // The root while it is visited a child at a time (`begin`, `step`).
   let root: Frame | undefined;
 
@@ -576,7 +576,7 @@ function createWalk(
       });
       return {
         documents: documents.map((doc, index) => {
-          const contributed = used.has(index) || decided.has(index);
+          const contributed = hasInput(used, index) || decided.has(index);
           return doc.note === undefined
             ? { index, name: doc.name, contributed }
             : { index, name: doc.name, note: doc.note, contributed };
@@ -658,6 +658,58 @@ function linkPath(link: PlaceLink): PathKey[] {
   const path: PathKey[] = [];
   for (let at: PlaceLink | undefined = link; at?.parent !== undefined; at = at.parent) path.push(at.key);
   return path.reverse();
+}
+
+/**
+ * A set of input indexes without a Set for each container: one bit each for the first 30 inputs (what nearly every
+ * merge has), a Set for the rest.
+ */
+interface Inputs {
+  low: number;
+  high: Set<number> | undefined;
+}
+
+const LOW_INPUTS = 30;
+
+function addInput(inputs: Inputs, document: number): void {
+  if (document < LOW_INPUTS) inputs.low |= 1 << document;
+  else {
+    inputs.high ??= new Set();
+    inputs.high.add(document);
+  }
+}
+
+function addInputs(into: Inputs, from: Inputs): void {
+  into.low |= from.low;
+  if (from.high !== undefined) for (const document of from.high) addInput(into, document);
+}
+
+function hasInput(inputs: Inputs, document: number): boolean {
+  return document < LOW_INPUTS ? (inputs.low & (1 << document)) !== 0 : inputs.high?.has(document) === true;
+}
+
+/**
+ * The indexes in ascending order. `lists` keeps the lists of the first inputs by their bits: one list for every
+ * container with the same contributors.
+ */
+function inputList(inputs: Inputs, lists: Map<number, readonly number[]>): readonly number[] {
+  if (inputs.high === undefined) {
+    let list = lists.get(inputs.low);
+    if (list === undefined) {
+      const made: number[] = [];
+      for (let document = 0; document < LOW_INPUTS; document++) {
+        if ((inputs.low & (1 << document)) !== 0) made.push(document);
+      }
+      list = Object.freeze(made);
+      lists.set(inputs.low, list);
+    }
+    return list;
+  }
+  const made: number[] = [];
+  for (let document = 0; document < LOW_INPUTS; document++) {
+    if ((inputs.low & (1 << document)) !== 0) made.push(document);
+  }
+  return made.concat([...inputs.high].sort((a, b) => a - b));
 }
 
 /** An input's list that items of a result list may have come from. */

@@ -96,3 +96,21 @@ describe("explainResult on a large merge", () => {
     expect([...decisions][0]).toMatchObject({ action: "replaced", inherited: true });
   });
 });
+
+describe("explainResult with many inputs", () => {
+  it("lists every contributor in order, past the thirtieth input", () => {
+    const values = Array.from({ length: 35 }, (_, i) => ({ [`k${i}`]: i, shared: { [`s${i}`]: i } }));
+    const recorder = createTraceRecorder();
+    const result = mergeAll(values, {
+      registry: createRegistry(cloudInitPlugins()),
+      spec: "list()+dict(recurse_list)+str()",
+      trace: recorder,
+    });
+    const documents = values.map((value, i) => ({ name: `d${i}`, value }));
+    const { entries, documents: inputs } = explainResult(result, documents, recorder.events);
+    const all = Array.from({ length: 35 }, (_, i) => i);
+    expect(entries.find((entry) => entry.path.length === 0)?.contributors).toEqual(all);
+    expect(entries.find((entry) => entry.path.join() === "shared")?.contributors).toEqual(all);
+    expect(inputs.every((input) => input.contributed)).toBe(true);
+  });
+});
