@@ -247,16 +247,17 @@ function createWalk(
     return undefined;
   }
 
-  function childSources(sources: Sources, key: PathKey): Source[] {
-    const out: Source[] = [];
+  function childSources(sources: Sources, key: PathKey): Sources {
+    let out: Source[] | undefined;
     for (const source of sources) {
       const node = source.node;
       if (isMapping(node) && hasItem(node, key)) {
         const path = source.path === undefined ? undefined : [...source.path, key];
+        out ??= [];
         out.push({ document: source.document, node: getItem(node, key), path });
       }
     }
-    return out;
+    return out ?? NONE;
   }
 
   // For the items of a list that is not one input's list: which input (and index there) each item came from, and
