@@ -12,7 +12,7 @@ export type YamlStyle = "readable" | "cloud-init";
 
 /** Comments for `--explain`: lines before the document and one per value (see `@merge/yaml`'s `dumpYaml`). */
 export interface YamlAnnotations {
-  readonly header?: readonly string[];
+  readonly header?: readonly string[] | (() => readonly string[]);
   readonly comment?: (path: readonly unknown[]) => string | undefined;
 }
 

@@ -1,4 +1,9 @@
-export { explainResult } from "./attribute.js";
+export {
+  type ExplainInOrderOptions,
+  type ExplanationCursor,
+  explainInOrder,
+  explainResult,
+} from "./attribute.js";
 export { captureRegistry } from "./capture.js";
 export { cloudConfigProvenance, type PartRecord, patchValues } from "./cloud-config.js";
 export type {

@@ -98,6 +98,11 @@ export class YamlConstructor {
   /** True while a mapping key is built (keys stay plain numbers). */
   private atKey = false;
   private lastPos: BuiltPosition | undefined;
+  /**
+   * The scalar node whose position `lastPos` stands for, not made yet (`lastPosition` makes it): a mapping only
+   * needs the positions inside its values, and most values are scalars.
+   */
+  private pendingScalar: AnyNode | undefined;
   /** Collections and anchored nodes already built: PyYAML builds each node once and shares the result. */
   private readonly built = new Map<Node, Built>();
   private readonly aliasTargets = new Map<Alias, Node>();
@@ -110,7 +115,21 @@ export class YamlConstructor {
   document(root: AnyNode): { value: unknown; pos: BuiltPosition | undefined } {
     if (this.o.hasAnchors || root !== null) this.resolveAnchors(root);
     const value = this.node(root ?? EMPTY);
-    return { value, pos: this.lastPos };
+    return { value, pos: this.lastPosition() };
+  }
+
+  /** The position of the node built last (made now for a scalar). */
+  private lastPosition(): BuiltPosition | undefined {
+    if (this.pendingScalar !== undefined) {
+      this.lastPos = this.position(this.pendingScalar);
+      this.pendingScalar = undefined;
+    }
+    return this.lastPos;
+  }
+
+  private setLastPos(pos: BuiltPosition | undefined): void {
+    this.lastPos = pos;
+    this.pendingScalar = undefined;
   }
 
   private fail(code: YamlErrorCode, message: string, node: AnyNode, cause?: unknown): never {
@@ -234,6 +253,7 @@ export class YamlConstructor {
     if (cached !== undefined) {
       this.spend(cached.size, node);
       this.lastPos = cached.pos;
+      this.pendingScalar = undefined;
       return cached.value;
     }
     const before = this.count;
@@ -242,13 +262,16 @@ export class YamlConstructor {
       this.spend(1, node);
       if (this.o.reread !== undefined) this.reread(node as Scalar, this.o.reread);
       value = this.scalar(node as Scalar);
-      if (this.o.track) this.lastPos = this.position(node);
+      if (this.o.track) {
+        this.lastPos = undefined;
+        this.pendingScalar = node;
+      }
       if ((node as Scalar).anchor === undefined) return value;
     } else {
       this.spend(1, node);
       value = this.collection(node);
     }
-    if (anchors) this.built.set(node, { value, size: this.count - before, pos: this.lastPos });
+    if (anchors) this.built.set(node, { value, size: this.count - before, pos: this.lastPosition() });
     return value;
   }
 
@@ -319,9 +342,9 @@ export class YamlConstructor {
     const positions: BuiltPosition[] | undefined = this.o.track ? [] : undefined;
     for (const item of node.items) {
       out.push(this.node(item as AnyNode));
-      if (positions !== undefined) positions.push(this.lastPos ?? this.position(item as AnyNode));
+      if (positions !== undefined) positions.push(this.lastPosition() ?? this.position(item as AnyNode));
     }
-    if (positions !== undefined) this.lastPos = this.position(node, undefined, positions);
+    if (positions !== undefined) this.setLastPos(this.position(node, undefined, positions));
     return out;
   }
 
@@ -338,7 +361,7 @@ export class YamlConstructor {
       const pair = item.items[0]!;
       out.push([this.node(pair.key as AnyNode), this.node(pair.value as AnyNode)]);
     }
-    this.lastPos = this.o.track ? this.position(node) : undefined;
+    this.setLastPos(this.o.track ? this.position(node) : undefined);
     return out;
   }
 
@@ -513,7 +536,7 @@ export class YamlConstructor {
         positions.set(keyIdentity(name), entry);
       }
     }
-    if (positions !== undefined) this.lastPos = this.position(node, positions);
+    if (positions !== undefined) this.setLastPos(this.position(node, positions));
     return dict ?? obj;
   }
 

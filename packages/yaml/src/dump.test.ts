@@ -1,5 +1,7 @@
+import { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { dumpYaml } from "./dump.js";
+import { sortedKeys } from "./represent.js";
 import { loadYaml } from "./load.js";
 import { catchMergeError as fails } from "../../../test-kit/errors.js";
 
@@ -262,5 +264,48 @@ describe("comments", () => {
 
   it("writes no comments inside flow collections", () => {
     expect(dumpYaml({ a: [1, 2] }, { preset: "salt", comment: () => "no" })).toBe("{a: [1, 2]}");
+  });
+});
+
+describe("dumpYaml for a reader that follows the document", () => {
+  it("asks for a header function's lines after every comment", () => {
+    const asked: string[] = [];
+    const text = dumpYaml(
+      { b: 1, a: { c: 2 } },
+      {
+        preset: "readable",
+        comment: (path) => {
+          asked.push(path.join("."));
+          return undefined;
+        },
+        header: () => [`${asked.length} comments asked for: ${asked.join(", ")}`],
+      },
+    );
+    expect(text).toBe("# 3 comments asked for: b, a, a.c\nb: 1\na:\n  c: 2\n");
+  });
+
+  it("writes a long document whole (the emitter joins its pieces)", () => {
+    const value = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`key${i}`, `value ${i}`]));
+    const text = dumpYaml(value, { preset: "readable", comment: (path) => `at ${path[0]}` });
+    const lines = text.split("\n");
+    expect(lines).toHaveLength(3001);
+    expect(lines[2999]).toBe("key2999: value 2999 # at key2999");
+    expect(loadYaml(text)).toEqual(value);
+  });
+});
+
+describe("sortedKeys", () => {
+  it("gives the order the cloud-init preset writes a mapping's keys in", () => {
+    const keys = ["b", "a", "B", "é", "10", "9"];
+    const dict = new PyDict();
+    for (const key of keys) dict.set(key, 1);
+    const written = loadYaml(dumpYaml(dict, { preset: "cloud-init" }), { values: "exact" }) as PyDict;
+    expect(sortedKeys(keys)).toEqual(written.keyList());
+    expect(sortedKeys(keys)).toEqual(["10", "9", "B", "a", "b", "é"]);
+  });
+
+  it("keeps keys Python cannot compare in their order", () => {
+    expect(sortedKeys([2, "a", 1])).toEqual([2, "a", 1]);
+    expect(sortedKeys([3, 1, 2])).toEqual([1, 2, 3]);
   });
 });

@@ -40,9 +40,10 @@ export interface DumpYamlOptions {
   readonly maxDepth?: number;
   /**
    * Comment lines written before the document, each as `# line` (not a YAML dumper option: for annotated output
-   * such as `merge --explain`). Line breaks and characters PyYAML refuses are written as escapes.
+   * such as `merge --explain`). Line breaks and characters PyYAML refuses are written as escapes. A function is
+   * called once the document is written (after every `comment`), for a header that says what the comments found.
    */
-  readonly header?: readonly string[];
+  readonly header?: readonly string[] | (() => readonly string[]);
   /**
    * The comment for the value at a path (mapping keys as given, list indexes as numbers), or undefined for none:
    * written ` # text` at the end of the value's line, after `key:` or `-` for a block mapping or list, on the
@@ -144,8 +145,9 @@ export function dumpYaml(value: unknown, options: DumpYamlOptions = {}): string 
     anchors,
   );
   let text = emitter.document(root);
-  if (options.header !== undefined && options.header.length > 0) {
-    text = `${options.header.map((line) => `# ${commentText(line)}`.trimEnd()).join("\n")}\n${text}`;
+  const header = typeof options.header === "function" ? options.header() : options.header;
+  if (header !== undefined && header.length > 0) {
+    text = `${header.map((line) => `# ${commentText(line)}`.trimEnd()).join("\n")}\n${text}`;
   }
   if (s.trim) {
     text = pythonStrip(text);

@@ -48,6 +48,9 @@ function prepareTag(tag: string): string {
   return tag.startsWith("!") ? tag : `!<${tag}>`;
 }
 
+/** How many writes the emitter keeps as pieces before joining them (see `Emitter.pieces`). */
+const PIECES = 1024;
+
 /**
  * A port of the behaviour of PyYAML's `Emitter` (indentation, indicator spacing, line wrapping at `width`, scalar
  * style choice) driven by recursion over the node graph instead of an event queue.
@@ -56,8 +59,32 @@ export class Emitter {
   private readonly o: EmitOptions;
   private readonly bestIndent: number;
   private readonly bestWidth: number;
+  /**
+   * The text written so far, in pieces: joined into one string every `PIECES` writes. A string grown a piece at a
+   * time is a rope whose every node lives until the end, and a large document (`--explain` writes a comment on every
+   * line) made of millions of them keeps the garbage collector copying them; joined, the pieces die young.
+   */
+  private readonly pieces: string[] = [];
+  private readonly joined: string[] = [];
+
   /** The text written so far. */
-  out = "";
+  get out(): string {
+    this.joined.push(this.pieces.join(""));
+    this.pieces.length = 0;
+    const text = this.joined.join("");
+    this.joined.length = 0;
+    this.joined.push(text);
+    return text;
+  }
+
+  private put(data: string): void {
+    const pieces = this.pieces;
+    pieces.push(data);
+    if (pieces.length === PIECES) {
+      this.joined.push(pieces.join(""));
+      pieces.length = 0;
+    }
+  }
   private column = 0;
   private whitespace = true;
   private indention = true;
@@ -336,7 +363,7 @@ export class Emitter {
 
   raw(data: string, length: number): void {
     this.column += length;
-    this.out += data;
+    this.put(data);
   }
 
   writeIndicator(indicator: string, needWhitespace: boolean, whitespace = false, indention = false): void {
@@ -345,7 +372,7 @@ export class Emitter {
     this.indention = this.indention && indention;
     this.column += codePoints(data);
     this.openEnded = false;
-    this.out += data;
+    this.put(data);
   }
 
   writeIndent(): void {
@@ -355,7 +382,7 @@ export class Emitter {
     }
     if (this.column < indent) {
       this.whitespace = true;
-      this.out += " ".repeat(indent - this.column);
+      this.put(" ".repeat(indent - this.column));
       this.column = indent;
     }
   }
@@ -364,7 +391,7 @@ export class Emitter {
     this.whitespace = true;
     this.indention = true;
     this.column = 0;
-    this.out += data;
+    this.put(data);
   }
 
   clearWhitespace(): void {
@@ -422,7 +449,7 @@ export class Emitter {
           start = end;
         }
       } else if (ch === undefined || BREAK_CHARS.includes(ch)) {
-        this.out += sliceChars(chars, start, end);
+        this.put(sliceChars(chars, start, end));
         if (ch === undefined) this.writeLineBreak();
         start = end;
       }
@@ -456,6 +483,16 @@ function codePoints(text: string): number {
  * stricter about it).
  */
 export function commentText(text: string): string {
+  // Most comments are printable ASCII and tabs, with nothing to escape: `--explain` writes one on every line.
+  let plain = true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09) || code > 0x7e) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return text;
   return text.replace(
     // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
     /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,

@@ -16,6 +16,7 @@ export { resolvePlain } from "./resolver.js";
 export type { YamlFlavor } from "./scalars.js";
 export { YamlTimestamp } from "./timestamp.js";
 export { type DumpPreset, type DumpYamlOptions, dumpYaml } from "./dump.js";
+export { sortedKeys } from "./represent.js";
 export {
   type ScalarStyleOptions,
   yamlDoubleQuote,

@@ -137,11 +137,30 @@ function compareKeys(a: unknown, b: unknown, cls: SortClass): number {
  * compared (`1` and `"a"`, anything with None), Python raises and PyYAML keeps the original order.
  */
 function sortEntries(entries: [unknown, unknown][]): [unknown, unknown][] {
-  if (entries.length < 2) return entries;
-  const cls = sortClass(entries[0]![0]);
-  if (cls === "other") return entries;
-  for (const [key] of entries) if (sortClass(key) !== cls) return entries;
+  const cls = sortableClass(entries, entryKey);
+  if (cls === undefined) return entries;
   return [...entries].sort((x, y) => compareKeys(x[0], y[0], cls));
+}
+
+const entryKey = (entry: [unknown, unknown]): unknown => entry[0];
+const itself = (key: unknown): unknown => key;
+
+/** The class all the keys share when Python can sort them; undefined when it cannot (or there is nothing to sort). */
+function sortableClass<T>(items: readonly T[], keyOf: (item: T) => unknown): SortClass | undefined {
+  if (items.length < 2) return undefined;
+  const cls = sortClass(keyOf(items[0]!));
+  if (cls === "other") return undefined;
+  for (const item of items) if (sortClass(keyOf(item)) !== cls) return undefined;
+  return cls;
+}
+
+/**
+ * A mapping's keys in the order `dumpYaml` writes them with sorted keys (the `cloud-init` preset): sorted as Python
+ * sorts them when it can, else as given. For a reader that has to follow the written document key by key.
+ */
+export function sortedKeys<K>(keys: readonly K[]): readonly K[] {
+  const cls = sortableClass(keys, itself);
+  return cls === undefined ? keys : [...keys].sort((x, y) => compareKeys(x, y, cls));
 }
 
 /** Turns JavaScript values into PyYAML's node graph with `SafeRepresenter`'s rules. */

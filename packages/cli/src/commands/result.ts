@@ -1,6 +1,6 @@
 import { checkTree, isMergeError, MergeError, type TraceEvent } from "@merge/core";
 import { type ExplainDocument, explainResult } from "@merge/explain";
-import { renderExplainedJson, renderExplainedYaml } from "../explain/render.js";
+import { renderExplainedJson, renderExplainedYamlInOrder } from "../explain/render.js";
 import { renderStory } from "../explain/story.js";
 import { keyNotFound, lookupKey } from "../key-path.js";
 import { jsonText, type YamlStyle, yamlText } from "../render.js";
@@ -58,9 +58,12 @@ export function renderResult(
   if (!options.explain) {
     return options.format === "json" ? jsonText(value) : `${prefix}${yamlText(value, style)}`;
   }
-  const explanation = explainResult(value, explain.documents, explain.events);
-  if (options.format === "json") return renderExplainedJson(value, explanation);
-  return `${prefix}${renderExplainedYaml(value, explanation, explain.title, style)}`;
+  if (options.format === "yaml") {
+    // The explanation is made as the YAML is written, never held whole.
+    const { documents, events, title } = explain;
+    return `${prefix}${renderExplainedYamlInOrder(value, documents, events, title, style)}`;
+  }
+  return renderExplainedJson(value, explainResult(value, explain.documents, explain.events));
 }
 
 /**

@@ -1,5 +1,14 @@
 import { formatPath, type PathKey } from "@merge/core";
-import type { ExplainDecision, ExplainEntry, ExplainOrigin, Explanation } from "@merge/explain";
+import {
+  type ExplainDecision,
+  type ExplainDocument,
+  type ExplainEntry,
+  type ExplainOrigin,
+  type Explanation,
+  explainInOrder,
+  explainResult,
+} from "@merge/explain";
+import { sortedKeys } from "@merge/yaml";
 import { jsonText, type YamlStyle, yamlText } from "../render.js";
 import { pathId } from "./paths.js";
 import { describeLosers, describeRemoval, headerLines, originWhere, where } from "./words.js";
@@ -19,20 +28,23 @@ export function decisionText(decision: ExplainDecision, source: number | undefin
 }
 
 /** The comment `--explain` puts next to one value or container. */
-export function describeEntry(entry: ExplainEntry, documents: Explanation["documents"]): string {
-  const parts: string[] = [];
-  if (entry.origin !== undefined) parts.push(`from ${originText(entry.origin)}`);
+export function describeEntry(entry: ExplainEntry, documents: readonly { readonly name: string }[]): string {
+  // The parts are joined with ", " (one string per value, no array of parts).
+  let text = "";
+  if (entry.origin !== undefined) text = `from ${originText(entry.origin)}`;
   else if (entry.kind !== "value" && entry.contributors.length > 0) {
     const names = entry.contributors.map((index) => documents[index]?.name ?? `#${index + 1}`);
-    parts.push(`from ${[...new Set(names)].join(", ")}`);
+    text = `from ${[...new Set(names)].join(", ")}`;
   }
   const decision = entry.decision;
   // A container built from several inputs was not decided by one merger: its values say who decided them.
   const single = entry.kind === "value" || entry.origin !== undefined || entry.contributors.length <= 1;
   const source =
     entry.origin?.document ?? (entry.contributors.length === 1 ? entry.contributors[0] : undefined);
-  if (decision !== undefined && single) parts.push(decisionText(decision, source));
-  let text = parts.join(", ");
+  if (decision !== undefined && single) {
+    const decided = decisionText(decision, source);
+    text = text === "" ? decided : `${text}, ${decided}`;
+  }
   const lost = describeLosers(entry.lost);
   if (lost !== "") text += `; ${lost}`;
   return text;
@@ -53,6 +65,57 @@ export function renderExplainedYaml(
   return yamlText(result, style, { header: headerLines(title, explanation), comment });
 }
 
+/**
+ * `renderExplainedYaml` from the merge's inputs and events: the entries are worked out as the emitter reaches them and dropped once written (`explainInOrder`), so a
+ * large result's explanation is never held whole. The same text, byte for byte.
+ */
+export function renderExplainedYamlInOrder(
+  result: unknown,
+  documents: readonly ExplainDocument[],
+  events: Parameters<typeof explainResult>[2],
+  title: string,
+  style: YamlStyle = "readable",
+): string {
+  // The cloud-init style writes keys sorted: the entries are made in that order.
+  const keyOrder = style === "cloud-init" ? sortedKeys : undefined;
+  const cursor = explainInOrder(result, documents, events, { keyOrder });
+  // Entries read from the cursor and not asked for yet: the emitter asks for them in this order.
+  const ahead: ExplainEntry[] = [];
+  // Set when the emitter asks out of order (it should not): the whole explanation, found by path from then on.
+  let whole:
+    | { explanation: Explanation; find: (path: readonly PathKey[]) => ExplainEntry | undefined }
+    | undefined;
+  const find = (path: readonly PathKey[]): ExplainEntry | undefined => {
+    if (whole !== undefined) return whole.find(path);
+    while (ahead.length < LOOKAHEAD) {
+      const entry = cursor.next();
+      if (entry === undefined) break;
+      ahead.push(entry);
+    }
+    for (let i = 0; i < ahead.length; i++) {
+      const entry = ahead[i]!;
+      if (samePath(entry.path, path)) {
+        ahead.splice(0, i + 1);
+        return entry;
+      }
+    }
+    const explanation = explainResult(result, documents, events);
+    whole = { explanation, find: entryFinder(explanation.entries) };
+    return whole.find(path);
+  };
+  const comment = (path: readonly unknown[]) => {
+    const entry = find(path as readonly PathKey[]);
+    return entry === undefined ? undefined : describeEntry(entry, documents);
+  };
+  // Written after the document: which inputs contributed is known once every entry is made.
+  const header = () => {
+    if (whole !== undefined) return headerLines(title, whole.explanation);
+    while (cursor.next() !== undefined);
+    return headerLines(title, { ...cursor.finish(), entries: [] });
+  };
+  return yamlText(result, style, { header, comment });
+}
+
 // How far ahead of the last entry found the next one is looked for: the emitter skips the root and what is inside
 // flow collections, so the entry it asks for is rarely the very next one.
 const LOOKAHEAD = 4;
@@ -60,13 +123,14 @@ const LOOKAHEAD = 4;
 /**
  * The entry for each path the emitter asks about. Entries come in document order, parents first, which is the
  * order the emitter writes a result in its own key order: a cursor finds almost every one a step or two ahead,
- * without a key string per value. A path asked out of order (sorted keys) is looked up in a map, built on first use.
+ * without a key per value. A path asked out of order (sorted keys) is looked up in a tree of the entries by path
+ * step, built on first use.
  */
 function entryFinder(
   entries: readonly ExplainEntry[],
 ): (path: readonly PathKey[]) => ExplainEntry | undefined {
   let cursor = 0;
-  let byPath: Map<string, ExplainEntry> | undefined;
+  let tree: EntryNode | undefined;
   return (path) => {
     const end = Math.min(entries.length, cursor + LOOKAHEAD);
     for (let i = cursor; i < end; i++) {
@@ -75,12 +139,45 @@ function entryFinder(
         return entries[i];
       }
     }
-    if (byPath === undefined) {
-      byPath = new Map();
-      for (const entry of entries) byPath.set(pathId(entry.path), entry);
+    if (tree === undefined) {
+      tree = { entry: undefined, steps: undefined, objects: undefined };
+      // A later entry for the same path wins, as it would in a map.
+      for (const entry of entries) entryNode(tree, entry.path, true)!.entry = entry;
     }
-    return byPath.get(pathId(path));
+    return entryNode(tree, path, false)?.entry;
   };
+}
+
+/** The entries by path: one node per step, steps told apart as `pathId` tells them. */
+interface EntryNode {
+  entry: ExplainEntry | undefined;
+  /** Strings, numbers, booleans, null: a Map keeps them apart as `pathId` does (`8080` and `"8080"`). */
+  steps: Map<unknown, EntryNode> | undefined;
+  /** Object steps (a float key `1.0`, a date) by their `pathId`. */
+  objects: Map<string, EntryNode> | undefined;
+}
+
+function entryNode(root: EntryNode, path: readonly PathKey[], make: boolean): EntryNode | undefined {
+  let node = root;
+  for (const step of path) {
+    const object = typeof step === "object" && step !== null;
+    const id = object ? pathId([step]) : step;
+    const steps = (object ? node.objects : node.steps) as Map<unknown, EntryNode> | undefined;
+    let next = steps?.get(id);
+    if (next === undefined) {
+      if (!make) return undefined;
+      next = { entry: undefined, steps: undefined, objects: undefined };
+      if (object) {
+        node.objects ??= new Map();
+        node.objects.set(id as string, next);
+      } else {
+        node.steps ??= new Map();
+        node.steps.set(id, next);
+      }
+    }
+    node = next;
+  }
+  return node;
 }
 
 /** Whether two paths have the same `pathId`, mostly without making it: equal strings and numbers are the same step. */
