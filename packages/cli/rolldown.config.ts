@@ -124,7 +124,7 @@ export default defineConfig({
       includeDependenciesRecursively: false,
       groups: [
         // What bin.js imports (argument parsing, help, the command table, what commands share with them): one chunk.
-        // bin.ts stays the entry (its top-level await would hold every command chunk that imports the group), and
+        // bin.ts stays the entry (bin/merge.cjs require()s it; the group's chunk is its first import), and
         // run.ts stays beside it in dist/, where `../package.json` is the package's (`merge --version`).
         { name: "startup", tags: ["$initial"], test: (id) => !/[\\/]src[\\/](bin|main|run)\.ts$/.test(id) },
         {

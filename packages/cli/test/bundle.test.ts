@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { merge } from "./helpers.js";
+import { FIXTURES, merge, PACKAGE_DIR } from "./helpers.js";
 
 // The bundle loads a few packages from where the package manager installed them (see README, "How it is built"):
 // these run the built command on inputs that need them. NODE_PATH is cleared: pnpm sets it for the scripts it
@@ -31,5 +32,38 @@ describe("the bundled command", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toBe("a: 'on'\nb: 755\n");
+  });
+
+  // What a package manager links as `merge` and `merge-config`: a CommonJS file that require()s the bundle.
+  it("runs through the installed entry, bin/merge.cjs, with --plugin too (the bundle has no top-level await)", () => {
+    const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    expect(pkg.bin).toEqual({ merge: "./bin/merge.cjs", "merge-config": "./bin/merge.cjs" });
+    const entry = join(PACKAGE_DIR, "bin", "merge.cjs");
+    const run = (args: readonly string[]) =>
+      spawnSync(process.execPath, [entry, ...args], {
+        cwd: FIXTURES,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1" },
+      });
+    const merged = run(["docs", "docs/strings-a.yml", "docs/strings-b.yml"]);
+    expect(merged.stderr).toBe("");
+    expect(merged.status).toBe(0);
+    expect(merged.stdout).toBe("service:\n  name: apiworker\n"); // docs joins strings by default
+    const plugin = run([
+      "docs",
+      "--plugin",
+      "./plugins/factory.mjs",
+      "--spec",
+      "dict(recurse_str)+upper()",
+      "docs/strings-a.yml",
+      "docs/strings-b.yml",
+    ]);
+    expect(plugin.stderr).toBe("");
+    expect(plugin.stdout).toBe("service:\n  name: WORKER\n");
+    const failed = run(["docs", "missing.yml"]);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain("missing.yml");
   });
 });
