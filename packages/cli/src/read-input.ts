@@ -16,15 +16,18 @@ export interface InputText {
  * asynchronous read starts libuv's thread pool, which costs a short command more than the read itself.
  */
 export async function readInput(name: string, io: CliIO): Promise<InputText> {
-  if (name === "-") return { name, text: decodeText(name, await readStdinBytes(io)) };
-  let bytes: Uint8Array;
+  return { name, text: decodeText(name, await readInputBytes(name, io)) };
+}
+
+/** The bytes of a file named on the command line, or of standard input for `-`, told to `--watch`, as readInput. */
+export async function readInputBytes(name: string, io: CliIO): Promise<Buffer> {
+  if (name === "-") return Buffer.from(await readStdinBytes(io));
   io.onFile?.(resolve(io.cwd, name));
   try {
-    bytes = readFileSync(resolve(io.cwd, name));
+    return readFileSync(resolve(io.cwd, name));
   } catch (error) {
     throw fileError(name, error);
   }
-  return { name, text: decodeText(name, bytes) };
 }
 
 /** All of standard input; a failure to read it (a directory, a closed descriptor) is `FILE_READ`. */

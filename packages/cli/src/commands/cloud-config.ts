@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   formatMergeError,
   getItem,
@@ -35,7 +33,7 @@ import {
 } from "@merge/explain";
 import { errorExcerpt } from "../excerpt.js";
 import { type CliIO, painter, useColor } from "../io.js";
-import { fileError, readStdinBytes } from "../read-input.js";
+import { readInputBytes } from "../read-input.js";
 import { UsageError } from "../usage.js";
 import { strictFailure, unknownOptions, type YamlVersion, yamlVersion } from "./checks.js";
 import {
@@ -45,7 +43,7 @@ import {
   readSchema,
   reportValidation,
 } from "./cloud-init-common.js";
-import { createOutputOptions, emit, finish, noteFile, warn } from "./common.js";
+import { createOutputOptions, emit, finish, warn } from "./common.js";
 import { type PartOrigin, partProblem, textOf } from "./part-errors.js";
 import type { CommandInput } from "./table.js";
 
@@ -82,7 +80,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   // Which input each part came from, and whether its text may be quoted (a rendered template's may not).
   const origins = new Map<CloudConfigPart, PartOrigin>();
   for (const name of positionals) {
-    const bytes = await readBytes(name, io);
+    const bytes = await readInputBytes(name, io);
     let data: UserData;
     if (isUserDataMessage(bytes)) {
       data = await parseUserData(bytes);
@@ -371,17 +369,6 @@ function loadParts12(
 
 function isJsonPatch(part: CloudConfigPart): boolean {
   return textOf(part).trimStart().toLowerCase().startsWith("#cloud-config-jsonp");
-}
-
-async function readBytes(name: string, io: CliIO): Promise<Buffer> {
-  if (name === "-") return Buffer.from(await readStdinBytes(io));
-  noteFile(io, name);
-  try {
-    // Synchronous, as readInput reads (see there).
-    return readFileSync(resolve(io.cwd, name));
-  } catch (error) {
-    throw fileError(name, error);
-  }
 }
 
 /** A MIME multipart message or gzip data is user-data to unpack; anything else is one cloud-config part. */

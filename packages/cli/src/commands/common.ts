@@ -1,6 +1,5 @@
-import { createRegistry, type MergerPlugin, type Registry } from "@merge/core";
 import { statSync } from "node:fs";
-import { isMergeError } from "@merge/core";
+import { createRegistry, isMergeError, type MergerPlugin, type Registry } from "@merge/core";
 import type { StackLoaderOptions, StackLookup } from "@merge/source-stack";
 import { oneLine, painter, useColor, type CliIO } from "../io.js";
 import { loadPluginModule } from "../plugins.js";
@@ -128,15 +127,20 @@ export function stackWatchOptions(io: CliIO, base: string): Pick<StackLoaderOpti
 }
 
 /**
- * Tells `--watch` of the file a failed stack load names as the error's source (a template a computed name
- * included), when it is a file: fixing it is what renders again. `base` is as for `stackWatchOptions`.
+ * Runs a stack load; when it fails, tells `--watch` of the file the error names as its source (a template a computed
+ * name included), when it is a file: fixing it is what renders again. `base` is as for `stackWatchOptions`.
  */
-export function noteFailure(io: CliIO, base: string, error: unknown): void {
-  if (io.onFile === undefined || !isMergeError(error)) return;
-  const file = error.source?.file;
-  if (file === undefined) return;
-  const path = resolve(io.cwd, base, file);
-  if (statSync(path, { throwIfNoEntry: false })?.isFile() === true) io.onFile(path);
+export function noteFailure<T>(io: CliIO, base: string, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    const file = io.onFile === undefined || !isMergeError(error) ? undefined : error.source?.file;
+    if (file !== undefined) {
+      const path = resolve(io.cwd, base, file);
+      if (statSync(path, { throwIfNoEntry: false })?.isFile() === true) io.onFile?.(path);
+    }
+    throw error;
+  }
 }
 
 export function warn(io: CliIO, message: string): void {

@@ -331,13 +331,10 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
     io,
     title: (host) => `merge stack --minion-id ${host.id}${spec === undefined ? "" : ` --spec '${spec}'`}`,
     render: (host) => {
-      try {
-        const result = loader.load({ minionId: host.id, grains: host.grains, pillar: host.pillar });
-        return { data: result.data, warnings: result.warnings.map(warningText) };
-      } catch (error) {
-        noteFailure(io, io.cwd, error);
-        throw error;
-      }
+      const result = noteFailure(io, io.cwd, () =>
+        loader.load({ minionId: host.id, grains: host.grains, pillar: host.pillar }),
+      );
+      return { data: result.data, warnings: result.warnings.map(warningText) };
     },
   });
 }
@@ -371,13 +368,9 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
         ...stackWatchOptions(io, baseDir),
       });
       steps.push(async (host, pillar, warnings) => {
-        let result: ReturnType<typeof loader.load>;
-        try {
-          result = loader.load({ minionId: host.id, pillar: pillar as unknown as Dict, grains: host.grains });
-        } catch (error) {
-          noteFailure(io, baseDir, error);
-          throw error;
-        }
+        const result = noteFailure(io, baseDir, () =>
+          loader.load({ minionId: host.id, pillar: pillar as unknown as Dict, grains: host.grains }),
+        );
         warnings.push(...result.warnings.map(warningText));
         return result.data;
       });

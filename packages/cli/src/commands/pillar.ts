@@ -67,13 +67,9 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       }
       const before = merged.length;
       // --watch hears of the stack's files as they are read, --explain or not, and also when the load fails.
-      let result: ReturnType<typeof loadStack>;
-      try {
-        result = loadStack({ ...loaderOptions, ...stackWatchOptions(io, baseDir) });
-      } catch (error) {
-        noteFailure(io, baseDir, error);
-        throw error;
-      }
+      const result = noteFailure(io, baseDir, () =>
+        loadStack({ ...loaderOptions, ...stackWatchOptions(io, baseDir) }),
+      );
       for (const warning of result.warnings) {
         warn(
           io,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { type Dict, isMapping, MergeError, PyDict } from "@merge/core";
 import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@merge/explain";
-import { loadStack, type StackLoaderOptions, type StackResult } from "@merge/source-stack";
+import { loadStack, type StackLoaderOptions } from "@merge/source-stack";
 import { loadYamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "../io.js";
 import { loadDocument } from "../load-document.js";
@@ -53,20 +53,16 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   // The exact model, as Salt computes the stack (`9.0` stays a float); the loader's own mappings, so `--explain` traces
   // containers taken whole from one file by identity. --watch hears of each file as it is read, so a load that fails
   // has its files watched too.
-  let result: StackResult<PyDict>;
-  try {
-    result = loadStack({
+  const result = noteFailure(io, io.cwd, () =>
+    loadStack({
       ...loaderOptions,
       ...stackWatchOptions(io, io.cwd),
       minionId,
       pillar: pillar ?? {},
       grains: grains ?? {},
       values: "exact",
-    });
-  } catch (error) {
-    noteFailure(io, io.cwd, error);
-    throw error;
-  }
+    }),
+  );
   for (const warning of result.warnings) {
     warn(io, `${warning.file === undefined ? "" : `${warning.file}: `}${warning.message} [${warning.code}]`);
   }
