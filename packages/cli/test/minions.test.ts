@@ -58,6 +58,8 @@ describe("merge stack --minions", () => {
       motd: "web1 (Debian, prod)",
       nginx: { worker_processes: 4, listen: 443 },
     });
+    // Written as that run writes it: a whole-number float keeps its ".0", int keys stay in their place.
+    expect(run.stdout).toContain('"keepalive_timeout": 65.0, "redirects": {"80": 443, "8080": 8443}}');
   });
 
   it("reports a host that fails and goes on with the others; the status is 1", () => {

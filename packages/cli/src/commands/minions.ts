@@ -320,6 +320,9 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
   const loaderOptions: Parameters<typeof createStackLoader>[0] = {
     config: positionals.length === 1 ? positionals[0]! : [...positionals],
     cwd: io.cwd,
+    // The exact model, as `merge stack --minion-id` computes it: a host's output is what that run prints (`9.0` stays a
+    // float, an int key stays an int and keeps its place).
+    values: "exact",
     ...(opts === undefined ? {} : { opts }),
     ...(spec === undefined ? {} : { spec, registry: await createCliRegistry(options.plugins, io.cwd, spec) }),
   };

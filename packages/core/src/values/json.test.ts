@@ -110,6 +110,46 @@ describe("formatJson", () => {
     expect(formatJson("é\u2028", { indent: 0 })).toBe('"é\u2028"');
   });
 
+  it("writes plain data as JSON.stringify does with an indent, keys in order, in both models", () => {
+    // A seeded walk of random JSON: nested lists and objects, strings with quotes, escapes and non-ASCII, ints and
+    // floats whose JavaScript and Python spellings agree (eighths), booleans and null.
+    let seed = 13;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const alphabet = ["a", "Z", '"', "\\", "\n", "\t", "é", "\u2028", "\u0001", " ", ":", ","];
+    const text = () => Array.from({ length: next(6) }, () => alphabet[next(alphabet.length)]).join("");
+    const random = (depth: number): unknown => {
+      const kind = next(depth > 3 ? 5 : 7);
+      if (kind === 0) return text();
+      if (kind === 1) return next(2000) - 1000;
+      if (kind === 2) return (next(2000) - 1000) / 8 + 0.125;
+      if (kind === 3) return next(2) === 0;
+      if (kind === 4) return null;
+      if (kind === 5) return Array.from({ length: next(4) }, () => random(depth + 1));
+      const out: Record<string, unknown> = {};
+      for (let i = next(4); i > 0; i--) out[`${text()}k${i}`] = random(depth + 1);
+      return out;
+    };
+    const exact = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? v.map(exact)
+        : v !== null && typeof v === "object"
+          ? new PyDict(Object.entries(v).map(([k, child]) => [k, exact(child)]))
+          : v;
+    for (let round = 0; round < 300; round++) {
+      const value = random(0);
+      const want = JSON.stringify(value, null, 2);
+      expect(formatJson(value)).toBe(want);
+      expect(formatJson(exact(value))).toBe(want);
+      const line = formatJson(exact(value), { indent: 0 });
+      expect(line).not.toContain("\n");
+      expect(JSON.parse(line)).toEqual(value);
+      expect(formatJson(parseJson(line), { indent: 0 })).toBe(line);
+    }
+  });
+
   it("reads back what it writes", () => {
     const text = '{"a": [1, 2.0, {"b": NaN}], "c": "Infinity"}';
     expect(formatJson(parseJson(text), { indent: 0 })).toBe(text);

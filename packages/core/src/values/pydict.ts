@@ -217,7 +217,15 @@ export class PyDict<V = unknown> implements Iterable<[MappingKey, V]> {
   }
 
   forEach(callback: (value: V, key: MappingKey, dict: this) => void): void {
-    for (const [key, value] of this.entries()) callback(value, key, this);
+    const spelled = this.spelled;
+    // Map's own forEach makes no [key, value] pair per entry (formatJson walks whole trees with it).
+    this.byIdentity.forEach((value, identity) => {
+      callback(
+        value,
+        spelled !== undefined && spelled.has(identity) ? spelled.get(identity)! : (identity as MappingKey),
+        this,
+      );
+    });
   }
 
   /**
