@@ -178,6 +178,35 @@ describe("--watch", () => {
     }
   });
 
+  it("watches templates included by a computed name, and one a render looked for and missed", async () => {
+    const dir = tree({
+      "stack.cfg": "base.yml\n",
+      // The role's template is named while rendering; the host's own defaults may not exist yet.
+      "base.yml":
+        "{% include 'roles/' ~ pillar.role ~ '.jinja' %}\n{% include 'hosts/' ~ minion_id ~ '.jinja' ignore missing %}\n",
+      "roles/web.jinja": "port: 80\n",
+      "pillar.yml": "role: web\n",
+    });
+    const w = watching(["stack", "stack.cfg", "--minion-id", "web1", "--pillar", "pillar.yml"], dir);
+    try {
+      // pillar.yml, stack.cfg, base.yml and roles/web.jinja; hosts/web1.jinja is watched for.
+      await w.runs(1);
+      expect(w.seen.stderr).toContain("merge: watching 4 files and 1 pattern (Ctrl-C to stop)\n");
+      expect(w.seen.stdout).toBe("port: 80\n");
+      save(join(dir, "roles", "web.jinja"), "port: 8080\n");
+      await w.printed("port: 8080\n");
+      expect(w.seen.stderr).toContain(`merge: ${join("roles", "web.jinja")} changed, rendering again\n`);
+      await w.runs(2);
+      mkdirSync(join(dir, "hosts"));
+      save(join(dir, "hosts", "web1.jinja"), "tls: true\n");
+      await w.printed("tls: true\n");
+      expect(w.seen.stdout.endsWith("port: 8080\ntls: true\n")).toBe(true);
+      expect(w.run.child.exitCode).toBe(null);
+    } finally {
+      await w.stop();
+    }
+  });
+
   it("watches the stack files of merge pillar, and a missing one, without --explain", async () => {
     const dir = mkdtempSync(join(tmpdir(), "merge-watch-"));
     writeFileSync(join(dir, "master"), "ext_pillar:\n  - stack: stack.cfg\n");

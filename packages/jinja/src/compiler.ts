@@ -84,6 +84,8 @@ class PyCompiler extends BaseCompiler {
   declare temps: string[];
   /** The block being compiled (for `super()`). */
   declare pyBlock: string | undefined;
+  /** Where the code of the function being compiled starts in `codebuf`. */
+  declare pyFuncStart: number;
 
   init(templateName: string, names: CompileNames): void {
     super.init(templateName, false);
@@ -113,12 +115,30 @@ class PyCompiler extends BaseCompiler {
   _emitFuncBegin(node: NjAny, name: string): void {
     this.pyBlock = name.startsWith("b_") ? name.slice(2) : undefined;
     super._emitFuncBegin(node, name);
+    this._emitLine("var pyDone = false;");
+    this.pyFuncStart = this.codebuf.length;
   }
 
+  // nunjucks runs the rest of a template that includes or imports another inside the other's callback, so inside the
+  // other's `try`: an error the rest raises reached that catch and was stamped with the included file and its last
+  // line. Once this function has handed over its output, an error reaching its catch is the caller's: it is thrown on,
+  // to the catch of the template it happened in, which stamps it with its own file and line.
   _emitFuncEnd(noReturn: boolean): void {
-    if (!noReturn) this._emitLine(`cb(null, ${this.buffer});`);
+    if (!noReturn) this._emitLine(`pyDone = true; cb(null, ${this.buffer});`);
+    else {
+      // The root hands over its output (or its layout's, with `extends`) in lines nunjucks writes itself.
+      const done = new Set([
+        `cb(null, ${this.buffer});`,
+        "parentTemplate.rootRenderFunc(env, context, frame, runtime, cb);",
+      ]);
+      for (let i = this.pyFuncStart; i < this.codebuf.length; i++) {
+        const line = this.codebuf[i] as string;
+        if (done.has(line.trim())) this.codebuf[i] = `pyDone = true; ${line}`;
+      }
+    }
     this._closeScopeLevels();
     this._emitLine("} catch (e) {");
+    this._emitLine("  if (pyDone) throw e;");
     this._emitLine(`  cb(runtime.pyTagError(e, lineno, colno, ${this._templateName()}));`);
     this._emitLine("}");
     this._emitLine("}");

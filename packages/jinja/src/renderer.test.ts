@@ -348,6 +348,22 @@ describe("import errors", () => {
     expect(f.source?.line).toBe(2);
   });
 
+  it("leave an error after an include or import to the file and line it happened in", () => {
+    const files = { "part.sls": "a: 1\n", "m.sls": "{% macro f() %}x{% endmacro %}" };
+    const after = failure(() => renderCase("{% include 'part.sls' %}\nx: {{ nosuch.attr }}\n", files));
+    expect(after.message).toBe("'nosuch' is undefined");
+    expect(after.source).toMatchObject({ line: 2 });
+    expect(after.source?.file).toMatch(/case\.yml$/);
+    const imported = failure(() => renderCase("{% from 'm.sls' import f %}\n{{ f() }}\n{{ 1 / 0 }}", files));
+    expect(imported.message).toBe("ZeroDivisionError: division by zero");
+    expect(imported.source).toMatchObject({ line: 3 });
+    expect(imported.source?.file).toMatch(/case\.yml$/);
+    // An error inside the included file still names that file.
+    const inside = failure(() => renderCase("a: 1\n{% include 'bad.sls' %}", { "bad.sls": "\n{{ 1 / 0 }}" }));
+    expect(inside.source).toMatchObject({ line: 2 });
+    expect(inside.source?.file).toMatch(/bad\.sls$/);
+  });
+
   it("include ignore missing renders nothing", () => {
     expect(renderCase("[{% include 'nope.sls' ignore missing %}]")).toBe("[]");
   });

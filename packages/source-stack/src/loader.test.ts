@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createCloudInitRegistry } from "@merge/mergers-cloudinit";
 import { describe, expect, it } from "vitest";
@@ -113,6 +113,42 @@ describe("config files", () => {
       "line:s/hosts/web1.yml:0",
       "line:s/common/*.yml:1",
     ]);
+  });
+
+  it("tells onFile of templates by computed names and file checks, and onLookup of the ones missing, every host", () => {
+    const tree = makeTree({
+      "s/stack.cfg": "base.yml\n",
+      "s/base.yml": [
+        "{% include 'roles/' ~ pillar.role ~ '.jinja' ignore missing %}",
+        "{% import_yaml 'defaults/' ~ minion_id ~ '.yml' as d %}",
+        "seen: {{ __salt__['file.file_exists']('" + "%%TREE%%" + "/s/flag.txt') }}",
+        "{# include 'commented.jinja' #}",
+      ].join("\n"),
+      "s/roles/web.jinja": "role: web\n",
+      "s/defaults/web1.yml": "port: 22\n",
+      "s/defaults/db1.yml": "port: 5432\n",
+    });
+    const base = join(tree, "s", "base.yml");
+    writeFileSync(base, readFileSync(base, "utf8").replace("%%TREE%%", tree));
+    const files: string[] = [];
+    const lookups: string[] = [];
+    const loader = createStackLoader({
+      config: "s/stack.cfg",
+      cwd: tree,
+      onFile: (file) => files.push(file),
+      onLookup: (lookup) => lookups.push(`${lookup.kind}:${lookup.pattern}:${lookup.matched}`),
+    });
+    const web = loader.load({ minionId: "web1", pillar: { role: "web" } });
+    expect(files).toEqual(["s/stack.cfg", "s/base.yml", "s/roles/web.jinja", "s/defaults/web1.yml"]);
+    expect(lookups).toEqual(["config:s/stack.cfg:1", "line:s/base.yml:1", "template:s/flag.txt:0"]);
+    expect(web.searched.map((lookup) => lookup.kind)).toEqual(["config", "line", "template"]);
+    files.length = 0;
+    lookups.length = 0;
+    // The next host renders the same files from the renderer's cache, and is told of what it looks at all the same.
+    writeFileSync(join(tree, "s", "flag.txt"), "");
+    loader.load({ minionId: "db1", pillar: { role: "db" } });
+    expect(files).toEqual(["s/stack.cfg", "s/base.yml", "s/defaults/db1.yml", "s/flag.txt"]);
+    expect(lookups).toEqual(["config:s/stack.cfg:1", "line:s/base.yml:1", "template:s/roles/db.jinja:0"]);
   });
 
   it("resolves YAML paths against the config's own directory", () => {

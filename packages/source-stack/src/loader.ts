@@ -1,4 +1,4 @@
-import { relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import {
   checkTree,
   cloneTree,
@@ -16,7 +16,7 @@ import {
 } from "@merge/core";
 import { loadYaml, loadYamlWithPositions } from "@merge/yaml";
 import { type StackConfig, configPaths } from "./config.js";
-import { StackFiles, type StackFileSystem } from "./files.js";
+import { nodeFileSystem, StackFiles, type StackFileSystem } from "./files.js";
 import { createFoldFactory, type StackFold } from "./fold.js";
 import { joinPath, pyGlob, splitPath } from "./glob.js";
 import { type StackWarning, stackError } from "./problems.js";
@@ -25,8 +25,7 @@ import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
 import { renderedYamlError } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
-import { templateNames, templatePath } from "./template-deps.js";
-import { createRenderer, jinjaSource, plainOpaque } from "@merge/jinja";
+import { createRenderer, jinjaSource, plainOpaque, type TemplateFileSystem } from "@merge/jinja";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
 // biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything
@@ -65,9 +64,10 @@ export interface StackLoaderOptions {
   readonly onWarning?: (warning: StackWarning) => void;
   /**
    * Told of each file a load depends on, as it goes and for every host, so that it is known even when the load then
-   * fails (a watcher must see the file that broke it): each config file and YAML file it reads, and each template
-   * one of them names in a literal `include`, `import`, `from`, `extends` or `import_yaml`/`_json`/`_text` tag (the
-   * renderer reads those; a name computed while rendering is not seen). Named as `files` names them.
+   * fails (a watcher must see the file that broke it): each config file and YAML file it reads, and each file the
+   * built-in renderer looks at and finds (a template included or imported, by a literal or a computed name; a file
+   * `file.file_exists` asked about). Named as `files` names them (a template inside `cwd` relative to it when its
+   * config's path is relative). With another `renderer`, templates are not told.
    */
   readonly onFile?: (file: string) => void;
   /** Told of each lookup as it is made (see `StackResult.searched`), even when the load then fails. */
@@ -112,23 +112,28 @@ export interface StackResult<D extends Mapping = Dict> {
   readonly files: readonly string[];
   readonly warnings: readonly StackWarning[];
   /**
-   * Everything the load looked for, found or not, in order: each config file and each config line as the glob
-   * pattern it was read as. A file created later that one of them names (`minions/web9.yml`, a new `common/x.yml`)
-   * changes the result, which `files` alone cannot tell: a watcher watches for these.
+   * Everything the load looked for, found or not, in order: each config file, each config line as the glob pattern
+   * it was read as, and each template file a render looked for and did not find. A file created later that one of
+   * them names (`minions/web9.yml`, a new `common/x.yml`) changes the result, which `files` alone cannot tell: a
+   * watcher watches for these.
    */
   readonly searched: readonly StackLookup[];
 }
 
-/** One config file or config line the load looked for (see `StackResult.searched`). */
+/** One config file, config line or missing template file the load looked for (see `StackResult.searched`). */
 export interface StackLookup {
-  /** `config`: a config file, `pattern` a literal path; `line`: a config line, `pattern` a glob as `pyGlob` reads it. */
-  readonly kind: "config" | "line";
+  /**
+   * `config`: a config file, `pattern` a literal path; `line`: a config line, `pattern` a glob as `pyGlob` reads it;
+   * `template`: a file a render looked for and did not find (an `include` or `import_yaml` of a missing file, a
+   * `file.file_exists` that said no), `pattern` a literal path and `matched` 0.
+   */
+  readonly kind: "config" | "line" | "template";
   /**
    * Named as `files` are: relative paths are relative to the loader's `cwd`. A line is the config's directory joined
    * with the line (`common/*.yml`); text a minion controls is escaped in it (`[*]`), so it matches only itself.
    */
   readonly pattern: string;
-  /** The config file the line is in (for a config file, itself). */
+  /** The config file the line is in, or whose render looked for the template (for a config file, itself). */
   readonly config: string;
   /** How many paths it matched this time: 0 when the file is missing or the glob matched nothing. */
   readonly matched: number;
@@ -154,6 +159,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader;
 export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapping> {
   const exactResult = valuesOption(options.values) === "exact";
   const cwd = options.cwd ?? process.cwd();
+  const cwdAbsolute = resolve(cwd);
   const cacheOn = options.cache !== false;
   const files = new StackFiles(cwd, cacheOn, options.files);
   const newFold = createFoldFactory(options.spec, options.registry, options.maxDepth);
@@ -184,6 +190,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       : renderer.render(source, file, vars, cfgPath, opaqueText ? { opaqueText } : undefined);
   const upstream = options.upstreamPillarStack ?? options.strictSalt !== true;
 
+  // What a load in progress tells of the template files its renders look at (set by `load`, cleared after).
+  let lookedAt: ((path: string, found: boolean) => void) | undefined;
   const renderer =
     options.renderer ??
     createRenderer({
@@ -192,8 +200,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file, line: w.line }),
       strictSalt: options.strictSalt,
       upstreamPillarStack: upstream,
-      // Templates' own imports and file checks read the tree the stack is read from (default: the local one).
-      ...(options.files !== undefined ? { files: options.files } : {}),
+      // Templates' own imports and file checks read the tree the stack is read from (default: the local one), and
+      // every path they look at is told to the load: the files a render read, whatever their names were computed
+      // from (`{% include role ~ '.jinja' %}`), and the ones it missed, which a new file would change.
+      files: templateFilesTold(options.files ?? nodeFileSystem, (path, found) => lookedAt?.(path, found)),
     });
 
   const parse = (text: string, file: string): unknown => {
@@ -211,35 +221,11 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     return doc;
   };
 
-  // A file's text, the file and the templates it names told to `onFile` first (even a file that cannot be read: its
-  // fix is what a watcher waits for).
-  const readNoted = (path: string, baseDir: string): string => {
-    const onFile = options.onFile;
-    if (onFile === undefined) return files.read(path);
-    onFile(path);
-    const text = files.read(path);
-    noteTemplates(text, baseDir, onFile, new Set([path]));
-    return text;
-  };
-  const noteTemplates = (
-    text: string,
-    baseDir: string,
-    onFile: (file: string) => void,
-    seen: Set<string>,
-  ) => {
-    for (const name of templateNames(text)) {
-      const path = templatePath(name, baseDir, cwd);
-      if (path === undefined || seen.has(path)) continue;
-      seen.add(path);
-      onFile(path);
-      let included: string;
-      try {
-        included = files.read(path);
-      } catch {
-        continue;
-      }
-      noteTemplates(included, baseDir, onFile, seen);
-    }
+  // A file's text, the file told to `onFile` first (even a file that cannot be read: its fix is what a watcher waits
+  // for). The templates it includes or imports are told as the renderer looks at them.
+  const readNoted = (path: string): string => {
+    options.onFile?.(path);
+    return files.read(path);
   };
 
   function load(host: StackHost): StackResult<Mapping> {
@@ -253,6 +239,18 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     const look = (lookup: StackLookup) => {
       searched.push(lookup);
       options.onLookup?.(lookup);
+    };
+    // The config being rendered: a template a render of it looks at is named as its files are (relative to `cwd`
+    // when the config was given so), and a missing one is a lookup of that config.
+    let currentCfg = "";
+    const told = new Set<string>();
+    lookedAt = (absolute, found) => {
+      const named = isAbsolute(currentCfg) ? absolute : nameFrom(cwdAbsolute, absolute);
+      const key = `${found}\0${named}`;
+      if (told.has(key)) return;
+      told.add(key);
+      if (found) options.onFile?.(named);
+      else look({ kind: "template", pattern: named, config: currentCfg, matched: 0 });
     };
     // Matchers select on the caller's values (their keys and values keep their JavaScript types).
     const configs = configPaths(options.config, {
@@ -272,6 +270,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       ? { minionId: marked.minionId, grains: toExact(marked.grains), opts: toExact(marked.opts) }
       : { minionId: host.minionId, grains, opts };
     for (const cfg of configs) {
+      currentCfg = cfg;
       const present = files.isFile(cfg);
       look({ kind: "config", pattern: cfg, config: cfg, matched: present ? 1 : 0 });
       if (!present) {
@@ -294,7 +293,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         __opts__: cfgHost.opts,
         __grains__: cfgHost.grains,
       };
-      const listing = renderText(readNoted(cfg, baseDir), cfg, cfgVars, cfgPath, opaque);
+      const listing = renderText(readNoted(cfg), cfg, cfgVars, cfgPath, opaque);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
@@ -334,7 +333,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
             __grains__: grains,
           };
           if (upstream) vars.ymlpath = path;
-          const source = readNoted(path, baseDir);
+          const source = readNoted(path);
           const text = renderText(source, path, vars, cfgPath);
           let doc: unknown;
           try {
@@ -365,6 +364,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         { path: cycle, source: { file: configs[configs.length - 1] } },
       );
     }
+    lookedAt = undefined;
     const result = {
       data: exactResult ? fold.value : (toPlain(fold.value) as Dict),
       files: merged,
@@ -531,4 +531,37 @@ function checkedInput<T>(value: T, what: string, maxDepth: number | undefined): 
     throw error;
   }
   return value;
+}
+
+/**
+ * The renderer's file system with each `stat` told to `lookedAt`: a regular file found, or nothing there. The
+ * renderer asks `stat` before it reads a template (in every config run, so in every host) and for
+ * `file.file_exists` / `file.directory_exists`; a directory found is not told.
+ */
+function templateFilesTold(
+  files: TemplateFileSystem,
+  lookedAt: (path: string, found: boolean) => void,
+): TemplateFileSystem {
+  return {
+    stat: (path) => {
+      let info: ReturnType<TemplateFileSystem["stat"]>;
+      try {
+        info = files.stat(path);
+      } catch (error) {
+        lookedAt(path, false);
+        throw error;
+      }
+      if (info === undefined) lookedAt(path, false);
+      else if (info.isFile()) lookedAt(path, true);
+      return info;
+    },
+    realpath: (path) => files.realpath(path),
+    readFile: (path) => files.readFile(path),
+  };
+}
+
+/** `path` relative to `dir` when it lies inside it (`/`-separated, as the loader names files), else as given. */
+function nameFrom(dir: string, path: string): string {
+  const inside = relative(dir, path);
+  return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? path : inside.split("\\").join("/");
 }
