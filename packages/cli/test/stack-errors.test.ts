@@ -17,6 +17,10 @@ const files: Record<string, string> = {
   "opts.yml": "ports: [80, 443\ntoken: {{ __opts__.token }}\n",
   "pillar.yml": 'x: 1\npw: "*topsecretpw"\n',
   master: "token: '!optssecret'\next_pillar:\n  - stack: opts.cfg\n",
+  "tpl.cfg": "tpl.yml\n",
+  "tpl.yml": "{% include 'part.jinja' %}\nport: {{ pillar.ports.first }}\n",
+  "part.jinja": "name: web\n",
+  "hosts.yml": "- id: m1\n  pillar: {pw: '*topsecretpw'}\n",
 };
 for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
 
@@ -48,5 +52,27 @@ describe("a YAML error in a stack file", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^error: .*opts\.yml:2:\d+: .+ \[YAML_PARSE\]\n$/);
     expect(run.stderr).not.toContain("optssecret");
+  });
+});
+
+describe("a template error in a stack file", () => {
+  it("names the file and line it happened in (after an include too) and quotes the template's line", () => {
+    const run = merge(["stack", "tpl.cfg", "--minion-id", "m1", "--pillar", "pillar.yml"], { cwd: dir });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      "error: tpl.yml:2:22: 'pillar.ports' is undefined [TEMPLATE_RENDER]\n" +
+        "    2 | port: {{ pillar.ports.first }}\n" +
+        "      |                      ^\n",
+    );
+  });
+
+  it("quotes it in a --minions batch, under the host's name", () => {
+    const run = merge(["stack", "tpl.cfg", "--minions", "hosts.yml"], { cwd: dir });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "m1: error: tpl.yml:2:22: 'pillar.ports' is undefined [TEMPLATE_RENDER]\n" +
+        "    2 | port: {{ pillar.ports.first }}\n",
+    );
+    expect(run.stderr).not.toContain("topsecretpw");
   });
 });

@@ -407,6 +407,29 @@ describe("templates and the live stack", () => {
     expect(error.code).toMatch(/^TEMPLATE_/);
     expect(error.source?.file).toBe("x.yml");
   });
+
+  it("gives a template error the template's own line for the caret, in the file or in one it includes", () => {
+    const broken = makeTree({
+      "c.cfg": "x.yml\ny.yml\n",
+      "x.yml": "a: 1\nb: {{ nothing.attr }}\n",
+      "y.yml": "c: 3\n",
+    });
+    const render = failure(() => loadStack({ config: "c.cfg", cwd: broken, minionId: "m" }));
+    expect(render.code).toBe("TEMPLATE_RENDER");
+    expect(render.details).toMatchObject({ excerpt: { line: 2, column: 14, text: "b: {{ nothing.attr }}" } });
+    writeFileSync(join(broken, "x.yml"), "{% include 'inc.jinja' %}\n");
+    writeFileSync(join(broken, "inc.jinja"), "\r\nd: {{ 1 + }}\n");
+    const syntax = failure(() => loadStack({ config: "c.cfg", cwd: broken, minionId: "m" }));
+    expect(syntax.code).toBe("TEMPLATE_SYNTAX");
+    expect(syntax.source?.file).toBe(join(broken, "inc.jinja"));
+    expect(syntax.details).toMatchObject({ excerpt: { line: 2, text: "d: {{ 1 + }}" } });
+    // A config template's error too; the line is the author's text, never rendered text.
+    writeFileSync(join(broken, "c.cfg"), "x.yml\n{{ grains.missing.deeper }}\n");
+    const config = failure(() =>
+      loadStack({ config: "c.cfg", cwd: broken, minionId: "m", grains: { secret: "s3cret" } }),
+    );
+    expect(config.details).toMatchObject({ excerpt: { line: 2, text: "{{ grains.missing.deeper }}" } });
+  });
 });
 
 describe("the merge is pluggable", () => {

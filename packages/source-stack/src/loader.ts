@@ -23,7 +23,7 @@ import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
-import { renderedYamlError } from "./redact.js";
+import { renderedYamlError, withTemplateLine } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
 import { createRenderer, jinjaSource, plainOpaque, type TemplateFileSystem } from "@merge/jinja";
 
@@ -184,10 +184,22 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     vars: Record<string, unknown>,
     cfgPath: string,
     opaqueText = false,
-  ) =>
-    plainShortcut && !source.includes("{")
-      ? jinjaSource(source)
-      : renderer.render(source, file, vars, cfgPath, opaqueText ? { opaqueText } : undefined);
+  ): string => {
+    if (plainShortcut && !source.includes("{")) return jinjaSource(source);
+    try {
+      return renderer.render(source, file, vars, cfgPath, opaqueText ? { opaqueText } : undefined);
+    } catch (error) {
+      // The template line an error points at, for the caret under it: this file's own text, or an included one's.
+      throw withTemplateLine(error, (at) => (at === file ? source : readText(at)));
+    }
+  };
+  const readText = (path: string): string | undefined => {
+    try {
+      return files.read(path);
+    } catch {
+      return undefined;
+    }
+  };
   const upstream = options.upstreamPillarStack ?? options.strictSalt !== true;
 
   // What a load in progress tells of the template files its renders look at (set by `load`, cleared after).

@@ -94,3 +94,28 @@ function withSourceLine(error: unknown, rendered: string): unknown {
     details: { ...error.details, excerpt: { line, column, text } },
   });
 }
+
+const TEMPLATE_CODES = new Set(["TEMPLATE_SYNTAX", "TEMPLATE_RENDER", "TEMPLATE_LIMIT"]);
+
+/**
+ * A template error with the template's line it points at as `details.excerpt` (the CLI prints it with a caret under
+ * the column). That line is the template file's own text, which its author wrote, never rendered text; `textOf`
+ * gives a file's text by the name the error gives it (undefined when it cannot be read: then no line is shown).
+ */
+export function withTemplateLine(error: unknown, textOf: (file: string) => string | undefined): unknown {
+  if (!isMergeError(error) || !TEMPLATE_CODES.has(error.code)) return error;
+  const { file, line, column } = error.source ?? {};
+  const details = error.details as { excerpt?: unknown } | undefined;
+  if (file === undefined || line === undefined || column === undefined || details?.excerpt !== undefined)
+    return error;
+  const source = textOf(file);
+  const text = source === undefined ? undefined : jinjaSource(source).split(/\r\n|\r|\n/)[line - 1];
+  if (text === undefined) return error;
+  return new MergeError(error.code, error.message, {
+    source: error.source,
+    path: error.keys,
+    plugin: error.plugin,
+    cause: error.cause,
+    details: { ...error.details, excerpt: { line, column, text } },
+  });
+}
