@@ -117,7 +117,9 @@ describe("--watch", () => {
       // So does a broken stack config, with the file before it still broken.
       save(join(dir, "stack.cfg"), "base.yml\n{% for x in %}\n");
       await until(err, "merge: watching", 4, run);
-      expect(stderr).toMatch(/error: .*stack\.cfg.*\]\nmerge: watching 3 files/);
+      expect(stderr).toMatch(
+        /error: .*stack\.cfg.*\]\n {4}2 \| \{% for x in %\}\n {6}\| +\^\nmerge: watching 3 files/,
+      );
 
       // Fixing both renders again.
       save(join(dir, "base.yml"), "port: 2222\n");
@@ -355,7 +357,7 @@ describe("--watch", () => {
       // A template error in common/x.yml: stack.cfg, base.yml and x.yml are watched, and the glob.
       await w.runs(1);
       expect(w.seen.stderr).toMatch(
-        /^error: common\/x\.yml:1:\d+: .*\[TEMPLATE_SYNTAX\]\nmerge: watching 3 files and 1 pattern \(Ctrl-C to stop\)\n$/,
+        /^error: common\/x\.yml:1:\d+: .*\[TEMPLATE_SYNTAX\]\n {4}1 \| x: \{\{ 1 \+ \}\}\n {6}\| +\^\nmerge: watching 3 files and 1 pattern \(Ctrl-C to stop\)\n$/,
       );
       save(join(dir, "common", "x.yml"), "x: 1\n");
       await w.runs(2);
