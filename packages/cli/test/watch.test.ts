@@ -436,10 +436,18 @@ describe("--watch", () => {
     const w = watching(["system-config", "cloud.cfg"], dir);
     try {
       await w.runs(1);
-      expect(w.seen.stderr).toMatch(/\[UNKNOWN_MERGER\]\nmerge: watching 2 files \(Ctrl-C to stop\)\n$/);
+      expect(w.seen.stderr).toMatch(
+        /\[UNKNOWN_MERGER\]\nmerge: watching 2 files and 2 patterns \(Ctrl-C to stop\)\n$/,
+      );
       save(join(dir, "cloud.cfg.d", "20.cfg"), 'merge_how: "list()+dict()"\nb: 2\n');
       await w.runs(2);
       await w.printed("b: 2\na: 1\n");
+      // A new conf.d file (a dotfile too, as cloud-init reads it) renders again; another name does not count.
+      save(join(dir, "cloud.cfg.d", "README"), "c: 3\n");
+      save(join(dir, "cloud.cfg.d", ".30.cfg"), "c: 3\n");
+      await w.printed("b: 2\nc: 3\na: 1\n");
+      expect(w.seen.stderr).toContain(`merge: ${join("cloud.cfg.d", ".30.cfg")} changed, rendering again\n`);
+      expect(w.seen.stderr).not.toContain("README");
     } finally {
       await w.stop();
     }

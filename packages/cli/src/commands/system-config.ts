@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { MergeError, PathKey } from "@merge/core";
 import { createTraceRecorder, explainResult } from "@merge/explain";
 import { loadSystemConfig, type SystemConfigFile, validateCloudConfig } from "@merge/mergers-cloudinit";
@@ -25,6 +26,9 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   // --watch: the system file even when reading it fails, then every file read (relative to the working directory,
   // as named), before --strict can stop the run.
   noteFile(io, positionals[0]!);
+  // The conf.d directory as the command line names it, or the default: known even when the load then fails (the base
+  // file's own conf_d key, when it has one, is added from the result).
+  noteConfd(io, (values.confd as string | undefined) ?? `${positionals[0]!}.d`);
   const result = await loadSystemConfig({
     file: positionals[0]!,
     confd: values.confd as string | undefined,
@@ -36,6 +40,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     trace: recorder,
   });
   for (const file of result.files) noteFile(io, file.path);
+  if (result.confd !== undefined) noteConfd(io, result.confd.path);
   // With --strict an ignored file is an error below, not also a warning.
   for (const warning of result.warnings)
     if (!(strict && warning.code === "SYSTEM_CONFIG_IGNORED"))
@@ -99,4 +104,11 @@ function positions(
       return undefined;
     }
   };
+}
+
+/** --watch: a new file in conf.d changes the result (cloud-init reads every name there ending in .cfg, dotfiles too). */
+function noteConfd(io: CommandInput["io"], confd: string): void {
+  if (io.onSearch === undefined) return;
+  const dir = resolve(io.cwd, confd).replace(/[[*?]/g, "[$&]");
+  for (const names of ["*.cfg", ".*.cfg"]) io.onSearch({ pattern: `${dir}/${names}`, glob: true });
 }
