@@ -33,6 +33,18 @@ describe("explainResult", () => {
     expect(entry(explanation, [])?.origin).toBeUndefined();
   });
 
+  it("names a value a merger made where its input had none at the value's own path", () => {
+    const docs: ExplainDocument[] = [
+      { name: "one", value: { a: { c: 1 } } },
+      { name: "two", value: { a: { d: 2 } } },
+    ];
+    const explanation = explainResult({ a: { b: "computed", c: 1, d: 2 }, z: 1 }, docs, [
+      event(["a", "b"], "set", 1),
+    ]);
+    // It used to be the walk's own path array, empty by the time anyone read it.
+    expect(entry(explanation, ["a", "b"])?.origin).toMatchObject({ name: "two", path: ["a", "b"] });
+  });
+
   it("lists what an input replaced itself (lostOf) before its own value, with each one's detail", () => {
     const rows: Record<string, { value: unknown; detail: string }[]> = {
       env: [

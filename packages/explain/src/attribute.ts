@@ -336,15 +336,9 @@ function createWalk(
     return undefined;
   }
 
-  // `here` is the result path being visited (a copy); `fallback` is what an input without a value there gets.
-  function pathIn(
-    document: number,
-    sources: Sources,
-    here: readonly PathKey[],
-    fallback: readonly PathKey[],
-  ): readonly PathKey[] {
-    const source = sources.find((candidate) => candidate.document === document);
-    return source === undefined ? fallback : (source.path ?? here);
+  // Where an input's value for the result path `here` (a copy) was: its own path there, or `here` when it had none.
+  function pathIn(document: number, sources: Sources, here: readonly PathKey[]): readonly PathKey[] {
+    return sources.find((candidate) => candidate.document === document)?.path ?? here;
   }
 
   // Inputs something of the result was traced to.
@@ -533,13 +527,13 @@ function createWalk(
     let origin: ExplainOrigin | undefined;
     if (taken !== undefined) origin = originAt(taken.document, taken.path ?? here);
     else if (!inList) origin = scalarOrigin(value, sources, here);
-    // An input without a value here gets `path` itself, as it always has (see pathIn).
+    // An input without a value here is named at the result's path (`here`, a copy: the walk's `path` changes on).
     if (origin === undefined && last?.document !== undefined) {
-      origin = originAt(last.document, pathIn(last.document, sources, here, path));
+      origin = originAt(last.document, pathIn(last.document, sources, here));
     }
     const decision = last === undefined ? inheritedFor(origin?.document) : history[history.length - 1];
     if (origin === undefined && decision?.document !== undefined) {
-      origin = originAt(decision.document, pathIn(decision.document, sources, here, path));
+      origin = originAt(decision.document, pathIn(decision.document, sources, here));
     }
     if (origin !== undefined) {
       addInput(into, origin.document);
