@@ -187,7 +187,7 @@ async function runBatch(errFile: string): Promise<{ rows: Row[]; notes: string[]
     { label: BATCH_200, args: tree.args("hosts-200.json") },
     { label: "merge stack --minions (400 hosts of the tree)", args: tree.args("hosts-400.json") },
   ];
-  const times = timeCommands(commands, 5, errFile);
+  const times = timeCommands(commands, 9, errFile);
   rmSync(errFile, { force: true });
   rmSync(tree.dir, { recursive: true, force: true });
   const median = (label: string, map: Map<string, number[]>) => summarize(map.get(label) ?? []).median;
@@ -207,7 +207,7 @@ async function runBatch(errFile: string): Promise<{ rows: Row[]; notes: string[]
   return {
     rows,
     notes: [
-      "whole processes, 5 interleaved runs after one warm-up round; JSON Lines to /dev/null",
+      "whole processes, 9 interleaved runs after one warm-up round; JSON Lines to /dev/null",
       "warm per-host = (400 hosts − 200 hosts) ÷ 200; the target compares 200 hosts with one start-up (one host alone) plus 200 × that, on the wall clock (wall*) and on the CPU clock (cpu*)",
     ],
   };
