@@ -62,6 +62,26 @@ describe("merge stack --minions", () => {
     expect(run.stdout).toContain('"keepalive_timeout": 65.0, "redirects": {"80": 443, "8080": 8443}}');
   });
 
+  it("with --get prints each host's value at the key, and fails a host that has none as a single run does", () => {
+    const run = merge(
+      ["stack", "stack.cfg", "--minions", "hosts-ok.yml", "--get", "nginx.keepalive_timeout"],
+      {
+        cwd: TREE,
+      },
+    );
+    expect(run.status).toBe(1);
+    const [web, db] = run.stdout.trimEnd().split("\n");
+    expect(web).toBe('{"id": "web1", "value": 65.0}');
+    expect(JSON.parse(db!)).toMatchObject({ id: "db1", error: { code: "KEY_NOT_FOUND" } });
+    expect(run.stderr).toMatch(/^db1: error: no value at "nginx\.keepalive_timeout".*\[KEY_NOT_FOUND\]$/m);
+    const out = join(scratch(), "values");
+    const files = merge(["stack", "stack.cfg", "--minions", "hosts-ok.yml", "--get", "motd", "-o", out], {
+      cwd: TREE,
+    });
+    expect(files.status).toBe(0);
+    expect(readFileSync(join(out, "web1.yml"), "utf8")).toBe("web1 (Debian, prod)\n");
+  });
+
   it("reports a host that fails and goes on with the others; the status is 1", () => {
     const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml"], { cwd: TREE });
     expect(run.status).toBe(1);

@@ -13,6 +13,7 @@ import {
 } from "@merge/core";
 import { EXIT_DATA, EXIT_OK } from "../cli-error.js";
 import { type CliIO, oneLine, painter, useColor } from "../io.js";
+import { keyNotFound, lookupKey } from "../key-path.js";
 import { loadDocument } from "../load-document.js";
 import { UsageError } from "../usage.js";
 import {
@@ -152,8 +153,8 @@ export interface BatchRun {
 /**
  * Renders every host in order and reports each as it is done: with `-o DIR`, one file per host
  * (`DIR/ID.yml`, or `.json` with `--format json`), each replaced atomically as `-o FILE` is; otherwise one JSON
- * line per host on standard output, `{"id": ..., "pillar": ...}` or `{"id": ..., "error": {...}}`. A host that
- * fails is reported (standard error, prefixed with its id) and the batch goes on; the status is 1 if any failed.
+ * line per host on standard output, `{"id": ..., "pillar": ...}` (`{"id": ..., "value": ...}` with `--get`, and in
+ * the files the value alone) or `{"id": ..., "error": {...}}`. A host that fails is reported (standard error, prefixed with its id) and the batch goes on; the status is 1 if any failed.
  * On a terminal, standard error shows the progress (unless the JSON lines go to that terminal too).
  */
 export async function runBatch(run: BatchRun): Promise<number> {
@@ -182,7 +183,11 @@ export async function runBatch(run: BatchRun): Promise<number> {
     if (result !== undefined) {
       try {
         if (write === undefined) {
-          await io.writeOut(`${formatJson({ id: host.id, pillar: result.data }, { indent: 0 })}\n`);
+          const line =
+            options.get === undefined
+              ? { id: host.id, pillar: result.data }
+              : gotLine(host, result, options.get);
+          await io.writeOut(`${formatJson(line, { indent: 0 })}\n`);
         } else {
           const text = renderResult(result.data, options, {
             title: run.title(host),
@@ -215,6 +220,16 @@ export async function runBatch(run: BatchRun): Promise<number> {
     return EXIT_DATA;
   }
   return EXIT_OK;
+}
+
+/**
+ * A host's JSON line with `--get`: the value at the key, as `--get --format json` prints it for a run of that host
+ * alone. A host without it fails as that run does (`KEY_NOT_FOUND`, with the nearest path).
+ */
+function gotLine(host: MinionHost, result: HostResult, key: string): Record<string, unknown> {
+  const found = lookupKey(result.data, key);
+  if (!found.found) throw keyNotFound(key, found);
+  return { id: host.id, value: found.value };
 }
 
 /** A failed host in the JSON lines: the code and message, and where when known. */
