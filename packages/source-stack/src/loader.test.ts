@@ -8,6 +8,19 @@ import { catchMergeError as failure } from "../../../test-kit/errors.js";
 
 const codes = (warnings: readonly { code: string }[]) => warnings.map((w) => w.code);
 
+/** A loader of `s/stack.cfg` in `tree` that records what it tells `onFile` and `onLookup` (`kind:pattern:matched`). */
+function toldLoader(tree: string) {
+  const files: string[] = [];
+  const lookups: string[] = [];
+  const loader = createStackLoader({
+    config: "s/stack.cfg",
+    cwd: tree,
+    onFile: (file) => files.push(file),
+    onLookup: (lookup) => lookups.push(`${lookup.kind}:${lookup.pattern}:${lookup.matched}`),
+  });
+  return { loader, files, lookups };
+}
+
 describe("config files", () => {
   const root = makeTree({
     "lines.cfg": "a.yml\n\n   \n a.yml\n#b.yml\nb.yml\nmissing.yml\nb.yml\n",
@@ -89,14 +102,7 @@ describe("config files", () => {
       "s/parts/more.jinja": "port: 22\n",
       "s/common/a.yml": "a: [1\n",
     });
-    const files: string[] = [];
-    const lookups: string[] = [];
-    const loader = createStackLoader({
-      config: "s/stack.cfg",
-      cwd: tree,
-      onFile: (file) => files.push(file),
-      onLookup: (lookup) => lookups.push(`${lookup.kind}:${lookup.pattern}:${lookup.matched}`),
-    });
+    const { loader, files, lookups } = toldLoader(tree);
     expect(failure(() => loader.load({ minionId: "web1" })).code).toBe("YAML_PARSE");
     // Templates named by a literal include/import/from, followed into the included ones; a name above the config's
     // directory, or an absolute one outside it, is not one the renderer reads.
@@ -130,14 +136,7 @@ describe("config files", () => {
     });
     const base = join(tree, "s", "base.yml");
     writeFileSync(base, readFileSync(base, "utf8").replace("%%TREE%%", tree));
-    const files: string[] = [];
-    const lookups: string[] = [];
-    const loader = createStackLoader({
-      config: "s/stack.cfg",
-      cwd: tree,
-      onFile: (file) => files.push(file),
-      onLookup: (lookup) => lookups.push(`${lookup.kind}:${lookup.pattern}:${lookup.matched}`),
-    });
+    const { loader, files, lookups } = toldLoader(tree);
     const web = loader.load({ minionId: "web1", pillar: { role: "web" } });
     expect(files).toEqual(["s/stack.cfg", "s/base.yml", "s/roles/web.jinja", "s/defaults/web1.yml"]);
     expect(lookups).toEqual(["config:s/stack.cfg:1", "line:s/base.yml:1", "template:s/flag.txt:0"]);

@@ -85,7 +85,11 @@ function withSourceLine(error: unknown, rendered: string): unknown {
   const column = error.source?.column;
   if (line === undefined || column === undefined) return error;
   const text = yamlLines(rendered)[line - 1];
-  if (text === undefined) return error;
+  return text === undefined ? error : withExcerpt(error, line, column, text);
+}
+
+/** The error with `details.excerpt`, the line (`text`, numbered `line`) it points at, and the column in it. */
+function withExcerpt(error: MergeError, line: number, column: number, text: string): MergeError {
   return new MergeError(error.code, error.message, {
     source: error.source,
     path: error.keys,
@@ -110,12 +114,5 @@ export function withTemplateLine(error: unknown, textOf: (file: string) => strin
     return error;
   const source = textOf(file);
   const text = source === undefined ? undefined : jinjaSource(source).split(/\r\n|\r|\n/)[line - 1];
-  if (text === undefined) return error;
-  return new MergeError(error.code, error.message, {
-    source: error.source,
-    path: error.keys,
-    plugin: error.plugin,
-    cause: error.cause,
-    details: { ...error.details, excerpt: { line, column, text } },
-  });
+  return text === undefined ? error : withExcerpt(error, line, column, text);
 }
