@@ -39,7 +39,7 @@ describe("explainResult", () => {
       { name: "two", value: { a: { d: 2 } } },
     ];
     const explanation = explainResult({ a: { b: "computed", c: 1, d: 2 }, z: 1 }, docs, [
-      event(["a", "b"], "set", 1),
+      event(["a", "b"], "replaced", 1),
     ]);
     // It used to be the walk's own path array, empty by the time anyone read it.
     expect(entry(explanation, ["a", "b"])?.origin).toMatchObject({ name: "two", path: ["a", "b"] });
