@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadYaml } from "@merge/yaml";
 import { describe, expect, it } from "vitest";
-import { merge, REPO } from "./helpers.js";
+import { merge, REPO, STACK_EXAMPLE_ARGS } from "./helpers.js";
 
 // The repository's runnable examples, run through the binary and compared with the outputs checked in beside them.
 const EXAMPLES = join(REPO, "examples");
@@ -13,16 +13,7 @@ function expected(path: string, flavor: "pyyaml" | "salt" = "pyyaml"): unknown {
 
 describe("examples/stack", () => {
   const dir = join(EXAMPLES, "stack");
-  const args = [
-    "stack",
-    "config.cfg",
-    "--minion-id",
-    "test-1-dev",
-    "--grains",
-    "grains.yml",
-    "--pillar",
-    "pillar.yml",
-  ];
+  const args = STACK_EXAMPLE_ARGS;
 
   it("renders test-1-dev as expected.yml says", () => {
     const run = merge([...args, "--format", "json"], { cwd: dir });

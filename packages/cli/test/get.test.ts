@@ -2,19 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { merge, REPO } from "./helpers.js";
+import { merge, REPO, STACK_EXAMPLE_ARGS } from "./helpers.js";
 
 const STACK = join(REPO, "examples", "stack");
-const HOST = [
-  "stack",
-  "config.cfg",
-  "--minion-id",
-  "test-1-dev",
-  "--grains",
-  "grains.yml",
-  "--pillar",
-  "pillar.yml",
-];
+const HOST = STACK_EXAMPLE_ARGS;
 
 function stack(args: readonly string[]) {
   return merge([...HOST, ...args], { cwd: STACK });

@@ -9,6 +9,17 @@ export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = process.env.MERGE_CLI_BIN ?? join(PACKAGE_DIR, "dist", "bin.js");
 export const FIXTURES = join(PACKAGE_DIR, "test", "fixtures");
 export const REPO = join(PACKAGE_DIR, "..", "..");
+/** `merge stack` for the host of examples/stack (run in that directory). */
+export const STACK_EXAMPLE_ARGS: readonly string[] = [
+  "stack",
+  "config.cfg",
+  "--minion-id",
+  "test-1-dev",
+  "--grains",
+  "grains.yml",
+  "--pillar",
+  "pillar.yml",
+];
 
 export interface CliRun {
   readonly status: number | null;

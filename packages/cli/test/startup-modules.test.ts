@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { merge, PACKAGE_DIR, REPO } from "./helpers.js";
+import { merge, PACKAGE_DIR, REPO, STACK_EXAMPLE_ARGS } from "./helpers.js";
 
 const DIST = join(PACKAGE_DIR, "dist");
 
@@ -41,19 +41,7 @@ describe("what the built command loads", () => {
 
   it("merge stack loads neither node:crypto nor Node's file streams", () => {
     const dir = join(REPO, "examples", "stack");
-    const loaded = modulesLoaded(
-      [
-        "stack",
-        "config.cfg",
-        "--minion-id",
-        "test-1-dev",
-        "--grains",
-        "grains.yml",
-        "--pillar",
-        "pillar.yml",
-      ],
-      dir,
-    );
+    const loaded = modulesLoaded(STACK_EXAMPLE_ARGS, dir);
     expect(loaded).not.toContain("NativeModule crypto");
     expect(loaded).not.toContain("NativeModule internal/fs/streams");
   });

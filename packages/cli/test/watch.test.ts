@@ -83,41 +83,34 @@ describe("--watch", () => {
     const hosts = join(dir, "hosts");
     mkdirSync(hosts);
     writeFileSync(join(hosts, "web1.yml"), "role: web\n");
-    const run = startMerge(["stack", "stack.cfg", "--minion-id", "web1", "--watch"], { cwd: dir });
-    let stdout = "";
-    let stderr = "";
-    run.child.stdout?.on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    run.child.stderr?.on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const err = () => stderr;
-    const out = () => stdout;
+    const w = watching(["stack", "stack.cfg", "--minion-id", "web1"], dir);
+    const { run, seen } = w;
+    const err = () => seen.stderr;
+    const out = () => seen.stdout;
     try {
       await until(err, "merge: watching 3 files (Ctrl-C to stop)\n", 1, run);
       await until(out, "role: web\n", 1, run);
-      expect(stdout).toBe("port: 22\nrole: web\n");
+      expect(seen.stdout).toBe("port: 22\nrole: web\n");
 
       // A file the stack config listed (not named on the command line) is watched.
       save(join(hosts, "web1.yml"), "role: db\n");
       await until(err, "merge: watching", 2, run);
       await until(out, "role: db\n", 1, run);
-      expect(stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
-      expect(stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
+      expect(seen.stderr).toContain(`merge: ${join("hosts", "web1.yml")} changed, rendering again\n`);
+      expect(seen.stdout).toBe("port: 22\nrole: web\nport: 22\nrole: db\n");
 
       // A bad edit prints the error (with its line: a file without template syntax is the author's text), never ends
       // the run, and keeps watching what the last good run read.
       save(join(dir, "base.yml"), "port: [\n");
       await until(err, "merge: watching", 3, run);
-      expect(stderr).toMatch(
+      expect(seen.stderr).toMatch(
         /error: base\.yml:1:\d+: .*\[YAML_PARSE\]\n {4}1 \| port: \[\n {6}\| +\^\nmerge: watching 3 files/,
       );
 
       // So does a broken stack config, with the file before it still broken.
       save(join(dir, "stack.cfg"), "base.yml\n{% for x in %}\n");
       await until(err, "merge: watching", 4, run);
-      expect(stderr).toMatch(
+      expect(seen.stderr).toMatch(
         /error: .*stack\.cfg.*\]\n {4}2 \| \{% for x in %\}\n {6}\| +\^\nmerge: watching 3 files/,
       );
 
@@ -127,11 +120,10 @@ describe("--watch", () => {
       save(join(dir, "stack.cfg"), "base.yml\nhosts/{{ minion_id }}.yml\n");
       await until(err, "merge: watching", 6, run);
       await until(out, "port: 2222\nrole: db\n", 1, run);
-      expect(stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
+      expect(seen.stdout.endsWith("port: 2222\nrole: db\n")).toBe(true);
       expect(run.child.exitCode).toBe(null);
     } finally {
-      run.child.kill("SIGTERM");
-      await run.finished;
+      await w.stop();
     }
   });
 
@@ -140,43 +132,35 @@ describe("--watch", () => {
     writeFileSync(join(dir, "stack.cfg"), "common/*.yml\nminions/{{ minion_id }}.yml\n");
     mkdirSync(join(dir, "common"));
     writeFileSync(join(dir, "common", "a.yml"), "a: 1\n");
-    const run = startMerge(["stack", "stack.cfg", "--minion-id", "web1", "--watch"], { cwd: dir });
-    let stdout = "";
-    let stderr = "";
-    run.child.stdout?.on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    run.child.stderr?.on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const err = () => stderr;
-    const out = () => stdout;
+    const w = watching(["stack", "stack.cfg", "--minion-id", "web1"], dir);
+    const { run, seen } = w;
+    const err = () => seen.stderr;
+    const out = () => seen.stdout;
     try {
       // stack.cfg and common/a.yml are read; common/*.yml and the missing minions/web1.yml are watched for.
       await until(err, "merge: watching 2 files and 2 patterns (Ctrl-C to stop)\n", 1, run);
-      expect(stdout).toBe("a: 1\n");
+      expect(seen.stdout).toBe("a: 1\n");
 
       // The per-minion file is created later, in a directory that did not exist either.
       mkdirSync(join(dir, "minions"));
       save(join(dir, "minions", "web1.yml"), "role: web\n");
       await until(err, "merge: watching", 2, run);
       await until(out, "role: web\n", 1, run);
-      expect(stderr).toContain(`merge: ${join("minions", "web1.yml")} changed, rendering again\n`);
-      expect(stdout).toBe("a: 1\na: 1\nrole: web\n");
+      expect(seen.stderr).toContain(`merge: ${join("minions", "web1.yml")} changed, rendering again\n`);
+      expect(seen.stdout).toBe("a: 1\na: 1\nrole: web\n");
 
       // Another minion's file is not one this stack reads: nothing is rendered for it. A new match of the glob is.
       save(join(dir, "minions", "db1.yml"), "role: db\n");
       save(join(dir, "common", "b.yml"), "b: 2\n");
       await until(err, "merge: watching", 3, run);
       await until(out, "b: 2\n", 1, run);
-      expect(stderr).toContain(`merge: ${join("common", "b.yml")} changed, rendering again\n`);
-      expect(stderr).not.toContain("db1.yml");
-      expect(stdout.endsWith("a: 1\nb: 2\nrole: web\n")).toBe(true);
-      expect(stderr).toContain("merge: watching 4 files and 1 pattern (Ctrl-C to stop)\n");
+      expect(seen.stderr).toContain(`merge: ${join("common", "b.yml")} changed, rendering again\n`);
+      expect(seen.stderr).not.toContain("db1.yml");
+      expect(seen.stdout.endsWith("a: 1\nb: 2\nrole: web\n")).toBe(true);
+      expect(seen.stderr).toContain("merge: watching 4 files and 1 pattern (Ctrl-C to stop)\n");
       expect(run.child.exitCode).toBe(null);
     } finally {
-      run.child.kill("SIGTERM");
-      await run.finished;
+      await w.stop();
     }
   });
 
@@ -214,17 +198,10 @@ describe("--watch", () => {
     writeFileSync(join(dir, "master"), "ext_pillar:\n  - stack: stack.cfg\n");
     writeFileSync(join(dir, "stack.cfg"), "base.yml\nminions/{{ minion_id }}.yml\n");
     writeFileSync(join(dir, "base.yml"), "port: 22\n");
-    const run = startMerge(["pillar", "--config", "master", "--minion-id", "web1", "--watch"], { cwd: dir });
-    let stdout = "";
-    let stderr = "";
-    run.child.stdout?.on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    run.child.stderr?.on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    const err = () => stderr;
-    const out = () => stdout;
+    const w = watching(["pillar", "--config", "master", "--minion-id", "web1"], dir);
+    const { run, seen } = w;
+    const err = () => seen.stderr;
+    const out = () => seen.stdout;
     try {
       await until(err, "merge: watching 3 files and 1 pattern (Ctrl-C to stop)\n", 1, run);
       save(join(dir, "base.yml"), "port: 2222\n");
@@ -233,10 +210,9 @@ describe("--watch", () => {
       save(join(dir, "minions", "web1.yml"), "role: web\n");
       await until(err, "merge: watching", 3, run);
       await until(out, "role: web\n", 1, run);
-      expect(stdout).toBe("port: 22\nport: 2222\nport: 2222\nrole: web\n");
+      expect(seen.stdout).toBe("port: 22\nport: 2222\nport: 2222\nrole: web\n");
     } finally {
-      run.child.kill("SIGTERM");
-      await run.finished;
+      await w.stop();
     }
   });
 
