@@ -1,8 +1,11 @@
 import { rmSync } from "node:fs";
 import { defineConfig, type Plugin } from "rolldown";
+import { parseAst } from "rolldown/parseAst";
 
-// Chunk names carry a content hash: the last build's chunks go first (tsc's output next to them stays).
+// Chunk names carry a content hash: the last build's chunks go first (tsc's output next to them stays), and the
+// ES-module bundle of earlier builds (dist/bin.js) with them.
 rmSync(new URL("./dist/chunks", import.meta.url), { recursive: true, force: true });
+rmSync(new URL("./dist/bin.js", import.meta.url), { force: true });
 
 const NO_WATCH = "\0nunjucks-without-watch";
 
@@ -26,64 +29,38 @@ function nunjucksWithoutWatch(): Plugin {
 }
 
 /**
- * Node builds an ES-module face for a built-in the first time an ES module imports it, and reads every export to do
- * so: `import { readFileSync } from "node:fs"` runs fs's lazy getters and loads Node's streams, `node:crypto` loads
- * WebCrypto — about 20 ms of a `merge cloud-config` run that uses neither. `process.getBuiltinModule` (Node 20.16+)
- * hands over the module itself, so each chunk takes its built-ins from it instead: `import{a as b}from"node:m"`
- * becomes `const{a:b}=process.getBuiltinModule("node:m")` in place, at the top of the chunk where the import was.
- * Any other static import from a built-in fails the build, so none is left on the slow path unnoticed (a dynamic
- * `import("node:net")` stays: it is paid only on the path that needs it).
+ * The import() calls left in the bundle (mysql2, `node:net`, a plugin, the unbundled modules for --plugin) go through
+ * `require.import` where the module's `require` has one. bin/compile-cache.cjs compiles the chunks as scripts of its
+ * own, and on Node 20 V8 cannot call Node's loader from a script compiled from a cache (nor, without an
+ * experimental warning, from a fresh one): its `require` carries an import() made in a CommonJS module Node loaded
+ * itself. Where Node loads the chunk (Node 22.1+, the cache turned off), the chunk's own import() is used.
  */
-function builtinsWithoutFacade(): Plugin {
-  const statement = /import(?:\s*\*\s*as\s+([\w$]+)|\s*\{([^}]*)\})\s*from\s*"(node:[\w/]+)";?/g;
+function importsThroughLoader(): Plugin {
+  const name = "__mergeImport";
   return {
-    name: "builtins-without-facade",
+    name: "imports-through-loader",
     renderChunk(code, chunk) {
-      const rewritten = code.replace(
-        statement,
-        (_, namespace: string | undefined, names: string | undefined, id) => {
-          const module = `process.getBuiltinModule(${JSON.stringify(id)})`;
-          if (namespace !== undefined) return `const ${namespace}=${module};`;
-          const bindings = names!
-            .split(",")
-            .map((name) => name.trim())
-            .filter((name) => name !== "")
-            .map((name) => name.replace(/^([\w$]+)\s+as\s+([\w$]+)$/, "$1:$2"));
-          return `const{${bindings.join(",")}}=${module};`;
-        },
-      );
-      if (/\bfrom\s*"node:/.test(rewritten))
-        throw new Error(`${chunk.fileName}: an import from a Node built-in this build does not rewrite`);
-      return { code: rewritten, map: null };
-    },
-  };
-}
-
-/**
- * A command's chunk is loaded when the command runs. Node's `import()` reads each module file through libuv's thread
- * pool and resolves it over several turns of the event loop; `require()` of an ES module (Node 20.19+) loads the
- * same module, with its static imports, synchronously, and the first command chunk with its dependencies costs a
- * few milliseconds less. Each `import("./chunk.js")` of a chunk becomes a call that does that where Node can, and is
- * still a promise (a failure to load rejects it, as `import()` does).
- */
-function chunksLoadedSynchronously(): Plugin {
-  const dynamicImport = /\bimport\(\s*"(\.\.?\/[^"]+)"\s*\)/g;
-  const loader = [
-    "const __mergeRequire = process.features.require_module === true",
-    '  ? process.getBuiltinModule("node:module").createRequire(import.meta.url) : undefined;',
-    "const __mergeLoad = (specifier) => __mergeRequire === undefined ? import(specifier)",
-    "  : new Promise((resolve) => resolve(__mergeRequire(specifier)));",
-    "",
-  ].join("\n");
-  return {
-    name: "chunks-loaded-synchronously",
-    renderChunk(code) {
-      const rewritten = code.replace(
-        dynamicImport,
-        (_, specifier: string) => `__mergeLoad(${JSON.stringify(specifier)})`,
-      );
-      if (rewritten === code) return null;
-      // After the `#!` line of bin.js, which must stay the first.
+      const starts: number[] = [];
+      const visit = (node: unknown): void => {
+        if (typeof node !== "object" || node === null) return;
+        if (Array.isArray(node)) {
+          for (const item of node) visit(item);
+          return;
+        }
+        const record = node as Record<string, unknown>;
+        if (record.type === "ImportExpression") starts.push(record.start as number);
+        for (const [key, value] of Object.entries(record)) if (key !== "type") visit(value);
+      };
+      visit(parseAst(code));
+      if (starts.length === 0) return null;
+      let rewritten = code;
+      for (const start of starts.sort((a, b) => b - a)) {
+        if (rewritten.slice(start, start + 7) !== "import(")
+          throw new Error(`${chunk.fileName}: an import() this build cannot rewrite at ${start}`);
+        rewritten = `${rewritten.slice(0, start)}${name}${rewritten.slice(start + 6)}`;
+      }
+      const loader = `const ${name}=typeof require.import==="function"?require.import:(specifier)=>import(specifier);\n`;
+      // After the `#!` line of bin.cjs, which must stay the first.
       const hashbang = /^#!.*\n/.exec(rewritten)?.[0] ?? "";
       return { code: hashbang + loader + rewritten.slice(hashbang.length), map: null };
     },
@@ -91,29 +68,33 @@ function chunksLoadedSynchronously(): Plugin {
 }
 
 /**
- * The `merge` command as a bundle (see README, "How it is built"): `dist/bin.js` holds the start-up path (argument
+ * The `merge` command as a bundle (see README, "How it is built"): `dist/bin.cjs` holds the start-up path (argument
  * parsing, help, the command table) and each command is a chunk in `dist/chunks/` loaded only when that command
- * runs. Node's ESM loader costs about as much per module as V8 takes to read 20 kB of code, so the modules every
- * merging command needs (@merge/core, the YAML reader and writer, output, --explain) are one chunk, and the
- * template engine with the PillarStack loader another. The library entry (`dist/index.js`, `run()`) stays tsc's
- * output.
+ * runs. Each module costs Node a file read and a compilation of its own, so the modules every merging command needs
+ * (@merge/core, the YAML reader and writer, output, --explain) are one chunk, and the template engine with the
+ * PillarStack loader another. The chunks are CommonJS: bin/merge.cjs compiles them itself on Node 20 to keep V8's
+ * compiled code between runs (bin/compile-cache.cjs), which only a script, not an ES module, can be given there.
+ * The library entry (`dist/index.js`, `run()`) stays tsc's output.
  */
 export default defineConfig({
   input: { bin: "src/bin.ts" },
   platform: "node",
-  // bin.js is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
+  // bin.cjs is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
   preserveEntrySignatures: false,
   // mysql2 stays an import of the installed package (only MySQL entries load it, and it loads its parts itself).
   // @merge/core is bundled with everything that uses it, @merge/source-mysql included, so the exact model's PyDict is
   // one class for the whole command. With --plugin, bin.ts runs the unbundled modules instead (one @merge/core for
   // the command and the plugin). @merge/yaml loads the `yaml` parser on demand from the installed package.
   external: ["mysql2"],
-  plugins: [nunjucksWithoutWatch(), builtinsWithoutFacade(), chunksLoadedSynchronously()],
+  plugins: [nunjucksWithoutWatch(), importsThroughLoader()],
   output: {
     dir: "dist",
-    format: "esm",
-    entryFileNames: "[name].js",
-    chunkFileNames: "chunks/[name]-[hash].js",
+    // CommonJS in a `"type": "module"` package: the files are named .cjs. A chunk a command loads is a require()
+    // (rolldown turns `import("./chunk")` into a promise of it), so it is read synchronously, and Node's built-ins
+    // are require()d, which builds no ES-module face for them.
+    format: "cjs",
+    entryFileNames: "[name].cjs",
+    chunkFileNames: "chunks/[name]-[hash].cjs",
     minify: true,
     // Pure-ASCII chunks: one non-ASCII character makes Node decode a module's whole text the slow way and V8 scan it
     // as a two-byte string; escaped, the same text is read and parsed as one-byte.
@@ -123,7 +104,7 @@ export default defineConfig({
       // @merge/yaml's emitter too), and `merge cloud-config` would load nunjucks for nothing.
       includeDependenciesRecursively: false,
       groups: [
-        // What bin.js imports (argument parsing, help, the command table, what commands share with them): one chunk.
+        // What bin.cjs imports (argument parsing, help, the command table, what commands share with them): one chunk.
         // bin.ts stays the entry (bin/merge.cjs require()s it; the group's chunk is its first import), and
         // run.ts stays beside it in dist/, where `../package.json` is the package's (`merge --version`).
         { name: "startup", tags: ["$initial"], test: (id) => !/[\\/]src[\\/](bin|main|run)\.ts$/.test(id) },

@@ -17,7 +17,7 @@ export const BATCH_200 = "merge stack --minions (200 hosts of the tree)";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 // The installed command's entry (what `merge` is linked to), which loads the built bundle in dist/.
 const BIN = fileURLToPath(new URL("../../../packages/cli/bin/merge.cjs", import.meta.url));
-const BUNDLE = fileURLToPath(new URL("../../../packages/cli/dist/bin.js", import.meta.url));
+const BUNDLE = fileURLToPath(new URL("../../../packages/cli/dist/bin.cjs", import.meta.url));
 
 interface Command {
   readonly label: string;
@@ -129,7 +129,7 @@ function treeWithHosts(counts: readonly number[]): { dir: string; args: (file: s
 export async function runCli(workload = "startup"): Promise<{ rows: Row[]; notes: string[] }> {
   if (!existsSync(BUNDLE)) {
     return {
-      rows: [{ label: "merge CLI", status: "unavailable", note: "packages/cli/dist/bin.js is not built" }],
+      rows: [{ label: "merge CLI", status: "unavailable", note: "packages/cli/dist/bin.cjs is not built" }],
       notes: [],
     };
   }

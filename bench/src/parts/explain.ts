@@ -19,7 +19,7 @@ export const EXPLAIN_PAIRS = [
 
 const DOCUMENT_BYTES = 750_000;
 const RUNS = 5;
-const BIN = fileURLToPath(new URL("../../../packages/cli/dist/bin.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../../packages/cli/dist/bin.cjs", import.meta.url));
 
 // Loaded with --import into each child: leaves the process's peak resident set size (bytes) where it is told.
 // Node's own number (getrusage's ru_maxrss), the same for every command, so the ratios need no other tool.
@@ -45,7 +45,7 @@ export async function runExplain(): Promise<{ rows: Row[]; notes: string[] }> {
   if (!existsSync(BIN)) {
     return {
       rows: [
-        { label: "merge --explain", status: "unavailable", note: "packages/cli/dist/bin.js is not built" },
+        { label: "merge --explain", status: "unavailable", note: "packages/cli/dist/bin.cjs is not built" },
       ],
       notes: [],
     };

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, "..", "..", "..");
-const bin = join(here, "..", "dist", "bin.js");
+const bin = join(here, "..", "dist", "bin.cjs");
 const shim = mkdtempSync(join(tmpdir(), "merge-refresh-"));
 writeFileSync(join(shim, "merge"), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
 chmodSync(join(shim, "merge"), 0o755);

@@ -1,13 +1,9 @@
 #!/usr/bin/env node
-import * as nodeModule from "node:module";
 import { main } from "./main.js";
 
 const argv = process.argv.slice(2);
-// Node 22.1+ keeps V8's compiled code between runs (as tsc does); the next start skips most of the compiling.
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off. Node 20 has no such cache and this does nothing there.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
-// No top-level await: bin/merge.cjs require()s this module, and a module that awaits at its top level cannot be.
+// No top-level await: the bundle is CommonJS (dist/bin.cjs, see rolldown.config.ts), which has none.
 async function start(): Promise<void> {
   if (argv.some((arg) => arg === "--plugin" || arg.startsWith("--plugin="))) {
     // This file is a bundle with its own copy of @merge/core. A plugin imports the installed @merge/core, and

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * Builds the CLI before the tests, as `pnpm build` does, so `dist/bin.js` (the bundle) and the unbundled modules
+ * Builds the CLI before the tests, as `pnpm build` does, so `dist/bin.cjs` (the bundle) and the unbundled modules
  * next to it are the code under test, whatever ran before.
  */
 export default function setup(): void {

@@ -34,36 +34,48 @@ describe("the bundled command", () => {
     expect(run.stdout).toBe("a: 'on'\nb: 755\n");
   });
 
-  // What a package manager links as `merge` and `merge-config`: a CommonJS file that require()s the bundle.
-  it("runs through the installed entry, bin/merge.cjs, with --plugin too (the bundle has no top-level await)", () => {
+  // What a package manager links as `merge` and `merge-config`: a CommonJS file that runs the bundle with a compile
+  // cache (test/compile-cache.test.ts). Twice: before the cache is written and from it.
+  it("runs through the installed entry, bin/merge.cjs, with --plugin too, with and without its compile cache", () => {
     const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as {
       bin: Record<string, string>;
     };
     expect(pkg.bin).toEqual({ merge: "./bin/merge.cjs", "merge-config": "./bin/merge.cjs" });
     const entry = join(PACKAGE_DIR, "bin", "merge.cjs");
-    const run = (args: readonly string[]) =>
-      spawnSync(process.execPath, [entry, ...args], {
-        cwd: FIXTURES,
-        encoding: "utf8",
-        env: { ...process.env, NO_COLOR: "1" },
+    const cacheHome = mkdtempSync(join(tmpdir(), "merge-bundle-cache-"));
+    for (const round of ["fresh", "cached", "no cache"]) {
+      const run = (args: readonly string[]) => {
+        const result = spawnSync(process.execPath, [entry, ...args], {
+          cwd: FIXTURES,
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            NO_COLOR: "1",
+            XDG_CACHE_HOME: cacheHome,
+            MERGE_NO_COMPILE_CACHE: round === "no cache" ? "1" : undefined,
+          },
+        });
+        return { round, status: result.status, stdout: result.stdout, stderr: result.stderr };
+      };
+      expect(run(["docs", "docs/strings-a.yml", "docs/strings-b.yml"])).toEqual({
+        round,
+        status: 0,
+        stdout: "service:\n  name: apiworker\n", // docs joins strings by default
+        stderr: "",
       });
-    const merged = run(["docs", "docs/strings-a.yml", "docs/strings-b.yml"]);
-    expect(merged.stderr).toBe("");
-    expect(merged.status).toBe(0);
-    expect(merged.stdout).toBe("service:\n  name: apiworker\n"); // docs joins strings by default
-    const plugin = run([
-      "docs",
-      "--plugin",
-      "./plugins/factory.mjs",
-      "--spec",
-      "dict(recurse_str)+upper()",
-      "docs/strings-a.yml",
-      "docs/strings-b.yml",
-    ]);
-    expect(plugin.stderr).toBe("");
-    expect(plugin.stdout).toBe("service:\n  name: WORKER\n");
-    const failed = run(["docs", "missing.yml"]);
-    expect(failed.status).toBe(1);
-    expect(failed.stderr).toContain("missing.yml");
+      const plugin = run([
+        "docs",
+        "--plugin",
+        "./plugins/factory.mjs",
+        "--spec",
+        "dict(recurse_str)+upper()",
+        "docs/strings-a.yml",
+        "docs/strings-b.yml",
+      ]);
+      expect(plugin).toEqual({ round, status: 0, stdout: "service:\n  name: WORKER\n", stderr: "" });
+      const failed = run(["docs", "missing.yml"]);
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain("missing.yml");
+    }
   });
 });

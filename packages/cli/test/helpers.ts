@@ -6,7 +6,7 @@ import { runInProcess } from "./in-process.js";
 
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The built CLI; `MERGE_CLI_BIN` runs the binary suites against another build (an older release, say). */
-export const BIN = process.env.MERGE_CLI_BIN ?? join(PACKAGE_DIR, "dist", "bin.js");
+export const BIN = process.env.MERGE_CLI_BIN ?? join(PACKAGE_DIR, "dist", "bin.cjs");
 export const FIXTURES = join(PACKAGE_DIR, "test", "fixtures");
 export const REPO = join(PACKAGE_DIR, "..", "..");
 /** `merge stack` for the host of examples/stack (run in that directory). */

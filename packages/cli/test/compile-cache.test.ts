@@ -1,0 +1,225 @@
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import * as nodeModule from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { FIXTURES, PACKAGE_DIR, REPO } from "./helpers.js";
+
+// bin/merge.cjs keeps V8's compiled code of the bundle between runs (README, "How it is built"): Node 22.1+ with its
+// own compile cache, an older Node with bin/compile-cache.cjs, which these tests are about. Each run gets a cache
+// home of its own (XDG_CACHE_HOME); nothing here depends on how long a run takes.
+const ENTRY = join(PACKAGE_DIR, "bin", "merge.cjs");
+const NODE_HAS_CACHE =
+  typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
+const VERSION = (JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as { version: string })
+  .version;
+const SUFFIX = `-${VERSION}-${process.version}-${process.arch}`;
+const STACK = [
+  "stack",
+  "config.cfg",
+  "--minion-id",
+  "test-1-dev",
+  "--grains",
+  "grains.yml",
+  "--pillar",
+  "pillar.yml",
+];
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: readonly string[], env: Record<string, string | undefined>, cwd: string = FIXTURES): Run {
+  const result = spawnSync(process.execPath, [ENTRY, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      FORCE_COLOR: undefined,
+      MERGE_NO_COMPILE_CACHE: undefined,
+      NODE_DISABLE_COMPILE_CACHE: undefined,
+      ...env,
+    },
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const stack = (env: Record<string, string | undefined>) => run(STACK, env, join(REPO, "examples", "stack"));
+
+/** What `merge stack` prints without any cache. */
+function uncached(): Run {
+  return stack({
+    MERGE_NO_COMPILE_CACHE: "1",
+    XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "merge-cc-none-")),
+  });
+}
+
+/** The cache entries in a cache home: name, and the inode and modification time that show a rewrite. */
+function entries(home: string): Map<string, { ino: number; mtimeMs: number; mode: number }> {
+  const dir = join(home, "merge", "v8-cache");
+  const found = new Map<string, { ino: number; mtimeMs: number; mode: number }>();
+  for (const name of readdirSync(dir)) {
+    const stat = statSync(join(dir, name));
+    found.set(name, { ino: stat.ino, mtimeMs: stat.mtimeMs, mode: stat.mode & 0o777 });
+  }
+  return found;
+}
+
+const freshHome = () => mkdtempSync(join(tmpdir(), "merge-cc-"));
+
+describe.skipIf(NODE_HAS_CACHE)(
+  "the compile cache of bin/merge.cjs (Node without module.enableCompileCache)",
+  () => {
+    it("a first run writes an entry per file it loaded, 0600 in a 0700 directory, and prints the same", () => {
+      const home = freshHome();
+      const first = stack({ XDG_CACHE_HOME: home });
+      expect(first).toEqual(uncached());
+      expect(first.status).toBe(0);
+      const written = entries(home);
+      const names = [...written.keys()];
+      expect(names).toContain(`bin.cjs${SUFFIX}`);
+      expect(names.some((name) => /^merging-.*\.cjs/.test(name) && name.endsWith(SUFFIX))).toBe(true);
+      expect(names.some((name) => /^pillarstack-.*\.cjs/.test(name))).toBe(true);
+      expect(names.filter((name) => !name.endsWith(SUFFIX))).toEqual([]); // no temporary file left
+      for (const [name, { mode }] of written) expect({ name, mode }).toEqual({ name, mode: 0o600 });
+      expect(statSync(join(home, "merge")).mode & 0o777).toBe(0o700);
+      expect(statSync(join(home, "merge", "v8-cache")).mode & 0o777).toBe(0o700);
+      // With the cache home unset, the cache is ~/.cache/merge/v8-cache (a relative XDG_CACHE_HOME is ignored too).
+      const user = freshHome();
+      expect(stack({ XDG_CACHE_HOME: "relative", HOME: user }).stdout).toBe(first.stdout);
+      expect(existsSync(join(user, ".cache", "merge", "v8-cache", `bin.cjs${SUFFIX}`))).toBe(true);
+    });
+
+    it("a second run reads the entries and leaves them as they are", () => {
+      const home = freshHome();
+      const first = stack({ XDG_CACHE_HOME: home });
+      const before = entries(home);
+      const second = stack({ XDG_CACHE_HOME: home });
+      expect(second).toEqual(first);
+      // V8 accepted every entry: one it rejected would have been written again (a new file renamed over it).
+      expect(entries(home)).toEqual(before);
+    });
+
+    it("an entry V8 rejects is ignored and replaced, silently", () => {
+      const home = freshHome();
+      stack({ XDG_CACHE_HOME: home });
+      const entry = join(home, "merge", "v8-cache", `bin.cjs${SUFFIX}`);
+      writeFileSync(entry, "not a code cache");
+      const damaged = stack({ XDG_CACHE_HOME: home });
+      expect(damaged).toEqual(uncached());
+      expect(readFileSync(entry, "latin1")).not.toBe("not a code cache");
+      const replaced = entries(home);
+      expect(stack({ XDG_CACHE_HOME: home }).status).toBe(0);
+      expect(entries(home)).toEqual(replaced); // the new entry is accepted
+    });
+
+    it("a rebuilt file of the same name and length is compiled afresh, not run from the old file's entry", () => {
+      // A copy of the installed command whose bin.cjs then changes; its name carries no content hash.
+      const copy = freshHome();
+      mkdirSync(join(copy, "dist"));
+      cpSync(join(PACKAGE_DIR, "package.json"), join(copy, "package.json"));
+      cpSync(join(PACKAGE_DIR, "bin"), join(copy, "bin"), { recursive: true });
+      cpSync(join(PACKAGE_DIR, "dist", "bin.cjs"), join(copy, "dist", "bin.cjs"));
+      cpSync(join(PACKAGE_DIR, "dist", "chunks"), join(copy, "dist", "chunks"), { recursive: true });
+      const home = freshHome();
+      const unknown = () =>
+        spawnSync(process.execPath, [join(copy, "bin", "merge.cjs"), "nosuch"], {
+          encoding: "utf8",
+          env: { ...process.env, XDG_CACHE_HOME: home, MERGE_NO_COMPILE_CACHE: undefined },
+        }).stderr;
+      expect(unknown()).toContain('merge: unknown command "nosuch"');
+      const bin = join(copy, "dist", "bin.cjs");
+      const code = readFileSync(bin, "utf8");
+      const changed = code.replaceAll('unknown command "', 'UNKNOWN command "');
+      expect(changed).not.toBe(code);
+      writeFileSync(bin, changed);
+      expect(unknown()).toContain('merge: UNKNOWN command "nosuch"');
+    });
+
+    it("MERGE_NO_COMPILE_CACHE=1 or NODE_DISABLE_COMPILE_CACHE=1 reads and writes nothing", () => {
+      for (const name of ["MERGE_NO_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE"]) {
+        const home = freshHome();
+        const result = stack({ XDG_CACHE_HOME: home, [name]: "1" });
+        expect(result).toEqual(uncached());
+        expect({ name, files: readdirSync(home) }).toEqual({ name, files: [] });
+      }
+    });
+
+    it("writes nothing into a directory others may write to, or that is a link, and fails silently elsewhere", () => {
+      const shared = freshHome();
+      mkdirSync(join(shared, "merge", "v8-cache"), { recursive: true });
+      chmodSync(join(shared, "merge", "v8-cache"), 0o777);
+      expect(stack({ XDG_CACHE_HOME: shared })).toEqual(uncached());
+      expect(readdirSync(join(shared, "merge", "v8-cache"))).toEqual([]);
+
+      const linked = freshHome();
+      const target = freshHome();
+      mkdirSync(join(linked, "merge"));
+      symlinkSync(target, join(linked, "merge", "v8-cache"));
+      expect(stack({ XDG_CACHE_HOME: linked })).toEqual(uncached());
+      expect(readdirSync(target)).toEqual([]);
+
+      // The cache home is a file: no directory can be made there.
+      const file = join(freshHome(), "file");
+      writeFileSync(file, "");
+      expect(stack({ XDG_CACHE_HOME: file })).toEqual(uncached());
+    });
+
+    it("keeps exit statuses, error messages and --plugin (its import() of the unbundled modules) from the cache", () => {
+      const home = freshHome();
+      for (const round of ["fresh", "cached"]) {
+        const missing = run(["docs", "missing.yml"], { XDG_CACHE_HOME: home });
+        expect({ round, status: missing.status, stdout: missing.stdout }).toEqual({
+          round,
+          status: 1,
+          stdout: "",
+        });
+        expect(missing.stderr).toContain("missing.yml");
+        const usage = run(["docs", "--no-such-option"], { XDG_CACHE_HOME: home });
+        expect({ round, status: usage.status }).toEqual({ round, status: 2 });
+        const plugin = run(
+          [
+            "docs",
+            "--plugin",
+            "./plugins/factory.mjs",
+            "--spec",
+            "dict(recurse_str)+upper()",
+            "docs/strings-a.yml",
+            "docs/strings-b.yml",
+          ],
+          { XDG_CACHE_HOME: home },
+        );
+        expect({ round, ...plugin }).toEqual({
+          round,
+          status: 0,
+          stdout: "service:\n  name: WORKER\n",
+          stderr: "",
+        });
+      }
+      expect(readdirSync(join(home, "merge", "v8-cache")).length).toBeGreaterThan(0);
+    });
+  },
+);
+
+describe.runIf(NODE_HAS_CACHE)("bin/merge.cjs on a Node with module.enableCompileCache", () => {
+  it("leaves the caching to Node and writes nothing of its own", () => {
+    const home = freshHome();
+    expect(stack({ XDG_CACHE_HOME: home })).toEqual(uncached());
+    expect(readdirSync(home)).toEqual([]);
+  });
+});
