@@ -105,12 +105,14 @@ function runCached(entry, tag, env) {
     modules.set(file, module);
     const directory = path.dirname(file);
     let nodeRequire;
-    // The bundle's own files go through this loader; packages and built-ins through Node's require.
-    const chunkRequire = (id) => {
-      if (id.startsWith("./") || id.startsWith("../")) return load(path.resolve(directory, id));
+    const node = () => {
       if (nodeRequire === undefined) nodeRequire = createRequire(file);
-      return nodeRequire(id);
+      return nodeRequire;
     };
+    // The bundle's own files go through this loader; packages and built-ins through Node's require.
+    const chunkRequire = (id) =>
+      id.startsWith("./") || id.startsWith("../") ? load(path.resolve(directory, id)) : node()(id);
+    chunkRequire.resolve = (id, options) => node().resolve(id, options);
     // The bundle's import() calls use this one (see rolldown.config.ts): a script compiled here has none that works.
     chunkRequire.import = (specifier) =>
       importModule(
