@@ -6,8 +6,8 @@
 // Each chunk is compiled as a vm.Script with the cache V8 made for it in an earlier run. At the process's exit, the
 // scripts that had no cache V8 accepted get one, made then so that it holds the functions compiled while the command
 // ran too. The cache only saves time: an entry is used only for the file it was made from (its change time and size,
-// see fileStamp), V8 checks it against its own version and flags and compiles afresh when it does not fit, and every
-// failure to read or write it is silent. Where an entry is, see
+// see fileStamp) and only whole (see dataOf), V8 checks it against its own version and flags and compiles afresh
+// when it does not fit, and every failure to read or write it is silent. Where an entry is, see
 // README ("How it is built").
 
 const fs = require("node:fs");
@@ -40,6 +40,20 @@ function cacheDirectory(env) {
 // Each entry starts with the stamp of the file it was made from. V8 checks only the source's length: the code of a
 // rebuilt bin.cjs (a name without a content hash) of the same length would otherwise run from the old file's cache.
 const STAMP_BYTES = 16;
+// Then V8's data, twice. Release builds of V8 do not check a code cache's integrity: a damaged byte in the data (a bad
+// disk, a copy cut short) is run as it is and can crash V8, on every run until the entry goes. An entry is therefore
+// used only when its two copies are the same. A checksum would do as well but would eat much of what the cache saves:
+// node:crypto takes about 8 ms to load and start, a checksum in JavaScript about 5 ms for the 0.5 MB of
+// `merge stack`; comparing the copies is one memcmp.
+
+/** V8's data in an entry read from disk, or undefined when the entry is not for this file or not whole. */
+function dataOf(entry, stamp) {
+  const length = (entry.length - STAMP_BYTES) / 2;
+  if (!Number.isInteger(length) || length <= 0 || !entry.subarray(0, STAMP_BYTES).equals(stamp))
+    return undefined;
+  const data = entry.subarray(STAMP_BYTES, STAMP_BYTES + length);
+  return data.equals(entry.subarray(STAMP_BYTES + length)) ? data : undefined;
+}
 
 /** The file's change time and size (its change time moves with every write, and no archive sets it). */
 function fileStamp(file) {
@@ -87,9 +101,7 @@ function runCached(entry, tag, env) {
     let cachedData;
     if (readable) {
       try {
-        const entry = fs.readFileSync(key);
-        if (entry.length > STAMP_BYTES && entry.subarray(0, STAMP_BYTES).equals(stamp))
-          cachedData = entry.subarray(STAMP_BYTES);
+        cachedData = dataOf(fs.readFileSync(key), stamp);
       } catch {
         cachedData = undefined;
       }
@@ -141,7 +153,8 @@ function save(dir, unsaved) {
   for (const { script, key, stamp } of unsaved) {
     const temporary = `${key}.${process.pid}.tmp`;
     try {
-      fs.writeFileSync(temporary, Buffer.concat([stamp, script.createCachedData()]), { mode: 0o600 });
+      const data = script.createCachedData();
+      fs.writeFileSync(temporary, Buffer.concat([stamp, data, data]), { mode: 0o600 });
       fs.renameSync(temporary, key);
     } catch {
       try {

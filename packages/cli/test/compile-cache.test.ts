@@ -80,6 +80,14 @@ function entries(home: string): Map<string, { ino: number; mtimeMs: number; mode
   return found;
 }
 
+// An entry: the stamp of its file (16 bytes), then V8's data twice.
+const STAMP_BYTES = 16;
+/** The two copies of V8's data in an entry. */
+function copies(entry: Buffer): [Buffer, Buffer] {
+  const length = (entry.length - STAMP_BYTES) / 2;
+  return [entry.subarray(STAMP_BYTES, STAMP_BYTES + length), entry.subarray(STAMP_BYTES + length)];
+}
+
 const freshHome = () => mkdtempSync(join(tmpdir(), "merge-cc-"));
 
 describe.skipIf(NODE_HAS_CACHE)(
@@ -126,6 +134,31 @@ describe.skipIf(NODE_HAS_CACHE)(
       const replaced = entries(home);
       expect(stack({ XDG_CACHE_HOME: home }).status).toBe(0);
       expect(entries(home)).toEqual(replaced); // the new entry is accepted
+    });
+
+    it("an entry with a damaged byte in V8's data is not handed to V8, and is replaced", () => {
+      // V8's release builds do not check a code cache and may run damaged data (and crash); an entry is used only
+      // when its two copies of the data agree. The largest entry, with one byte of its first copy flipped.
+      const home = freshHome();
+      const first = stack({ XDG_CACHE_HOME: home });
+      const dir = join(home, "merge", "v8-cache");
+      const [name] = [...entries(home)].sort(
+        ([a], [b]) => statSync(join(dir, b)).size - statSync(join(dir, a)).size,
+      )[0]!;
+      const entry = join(dir, name);
+      const bytes = readFileSync(entry);
+      const [data, copy] = copies(bytes);
+      expect(data.length).toBeGreaterThan(100_000);
+      expect(data.equals(copy)).toBe(true);
+      const at = STAMP_BYTES + Math.floor(data.length / 2);
+      bytes[at] = bytes[at]! ^ 0xff;
+      writeFileSync(entry, bytes);
+      const damaged = entries(home).get(name)!;
+      expect(stack({ XDG_CACHE_HOME: home })).toEqual(first);
+      // Written again (a new file renamed over the damaged one), whole.
+      expect(entries(home).get(name)!.ino).not.toBe(damaged.ino);
+      const [again, againCopy] = copies(readFileSync(entry));
+      expect(again.equals(againCopy)).toBe(true);
     });
 
     it("a rebuilt file of the same name and length is compiled afresh, not run from the old file's entry", () => {
