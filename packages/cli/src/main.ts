@@ -95,10 +95,14 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.exitCode = status;
   // V8 compiles the functions a run made hot on background threads, and when the event loop empties Node waits for
   // every such job before it exits: about 10 ms of a one-host `merge stack`, for code that would never run. Once the
-  // output is out there is nothing left to wait for, so the command ends here. Output still queued (standard output
-  // or error on a pipe of a system where pipes are asynchronous) is let drain the ordinary way instead.
-  if (writing === 0 && process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
-    process.exit(status);
+  // output is out there is nothing left to wait for, so the command ends here. It does so from the next turn of the
+  // event loop, after Node has reported the promises left rejected (a plugin's, say: `crash` then ends the process
+  // with its report). Output still queued (standard output or error on a pipe of a system where pipes are
+  // asynchronous) is let drain the ordinary way instead.
+  setImmediate(() => {
+    if (crashed || writing > 0) return;
+    if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(status);
+  });
 }
 
 async function readStdin(): Promise<Uint8Array> {
