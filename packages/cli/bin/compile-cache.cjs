@@ -137,12 +137,28 @@ function runCached(entry, tag, env) {
     return module.exports;
   }
 
-  if (dir !== undefined) process.on("exit", () => save(dir, unsaved));
+  if (dir !== undefined) process.on("exit", () => save(dir, unsaved, suffix, bundleFiles(entry)));
   load(entry);
 }
 
-/** Writes the cache of each script that had none (or a rejected one); each entry is replaced whole or not at all. */
-function save(dir, unsaved) {
+/** The names of the bundle's files: `entry` and the chunks beside it (`chunks/`, names with a content hash). */
+function bundleFiles(entry) {
+  const names = new Set([path.basename(entry)]);
+  try {
+    for (const name of fs.readdirSync(path.join(path.dirname(entry), "chunks"))) names.add(name);
+  } catch {
+    // No chunks directory: only the entry is known.
+  }
+  return names;
+}
+
+/**
+ * Writes the cache of each script that had none (or a rejected one); each entry is replaced whole or not at all.
+ * Then removes this release's entries of files the bundle no longer has: a chunk's name changes with its content, so
+ * each rebuild would otherwise leave its predecessor's entries behind. Entries of other releases (another `suffix`)
+ * are left alone, since another installation may still use them.
+ */
+function save(dir, unsaved, suffix, files) {
   if (unsaved.length === 0) return;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -163,6 +179,12 @@ function save(dir, unsaved) {
         // Nothing to do: the cache is only ever a saving.
       }
     }
+  }
+  try {
+    for (const name of fs.readdirSync(dir))
+      if (name.endsWith(suffix) && !files.has(name.slice(0, -suffix.length))) fs.rmSync(path.join(dir, name));
+  } catch {
+    // An entry left behind costs only disk space.
   }
 }
 

@@ -161,6 +161,24 @@ describe.skipIf(NODE_HAS_CACHE)(
       expect(again.equals(againCopy)).toBe(true);
     });
 
+    it("removes this release's entries of chunks the bundle no longer has, and leaves other releases' alone", () => {
+      const home = freshHome();
+      const dir = join(home, "merge", "v8-cache");
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      chmodSync(join(home, "merge"), 0o700);
+      // A chunk of an earlier build of this release (its name's content hash is gone), and one of another release.
+      const stale = `merging-0ld8u1ld.cjs${SUFFIX}`;
+      const other = `merging-0ld8u1ld.cjs-0.0.1-${process.version}-${process.arch}`;
+      writeFileSync(join(dir, stale), "stale");
+      writeFileSync(join(dir, other), "other");
+      expect(stack({ XDG_CACHE_HOME: home })).toEqual(uncached());
+      const names = [...entries(home).keys()];
+      expect(names).not.toContain(stale);
+      expect(names).toContain(other);
+      expect(names).toContain(`bin.cjs${SUFFIX}`);
+      expect(names.some((name) => /^pillarstack-.*\.cjs/.test(name) && name.endsWith(SUFFIX))).toBe(true);
+    });
+
     it("a rebuilt file of the same name and length is compiled afresh, not run from the old file's entry", () => {
       // A copy of the installed command whose bin.cjs then changes; its name carries no content hash.
       const copy = freshHome();
