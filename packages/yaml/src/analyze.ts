@@ -72,6 +72,99 @@ function isUnicodePrintable(cp: number, libyaml: boolean): boolean {
   return !libyaml && cp >= 0x10000 && cp < 0x10ffff;
 }
 
+// What a scan of a string found, one bit each. The scans return these rather than set variables of an enclosing
+// function: a nested function sharing them made every call allocate a context and a closure, for every scalar written.
+const BLOCK_INDICATORS = 1;
+const FLOW_INDICATORS = 2;
+const LINE_BREAKS = 4;
+const SPECIAL = 8;
+const LEADING_SPACE = 16;
+const LEADING_BREAK = 32;
+const TRAILING_SPACE = 64;
+const TRAILING_BREAK = 128;
+const BREAK_SPACE = 256;
+const SPACE_BREAK = 512;
+
+/** Printable ASCII on one line (the usual case, and long strings): the answers from native regex scans. */
+function scanPrintableAscii(text: string): number {
+  let found = 0;
+  const first = text.charCodeAt(0);
+  const followed = text.length === 1 || text.charCodeAt(1) === 32;
+  if (LEADING_INDICATORS.has(first)) found |= FLOW_INDICATORS | BLOCK_INDICATORS;
+  if (first === 63 || first === 58) {
+    found |= FLOW_INDICATORS;
+    if (followed) found |= BLOCK_INDICATORS;
+  }
+  if (first === 45 && followed) found |= FLOW_INDICATORS | BLOCK_INDICATORS;
+  if (INNER_FLOW_RE.test(text)) found |= FLOW_INDICATORS;
+  if (INNER_BLOCK_COLON_RE.test(text) || INNER_COMMENT_RE.test(text))
+    found |= FLOW_INDICATORS | BLOCK_INDICATORS;
+  if (first === 32) found |= LEADING_SPACE;
+  if (text.charCodeAt(text.length - 1) === 32) found |= TRAILING_SPACE;
+  return found;
+}
+
+// Code points are compared as numbers: this loop runs once per character of every string written.
+function scanCodePoints(chars: Chars, options: AnalyzeOptions): number {
+  const str = typeof chars === "string";
+  const len = chars.length;
+  const cpAt = (i: number): number =>
+    str ? (chars as string).charCodeAt(i) : (chars as readonly string[])[i]!.codePointAt(0)!;
+  let found = 0;
+  let precededByWhitespace = true;
+  let previousSpace = false;
+  let previousBreak = false;
+  const last = len - 1;
+  for (let index = 0; index < len; index++) {
+    const cp = cpAt(index);
+    const followedByWhitespace = index + 1 >= len || isWhitespace(cpAt(index + 1));
+    if (index === 0) {
+      if (LEADING_INDICATORS.has(cp)) found |= FLOW_INDICATORS | BLOCK_INDICATORS;
+      if (cp === 63 || cp === 58) {
+        found |= FLOW_INDICATORS;
+        if (followedByWhitespace) found |= BLOCK_INDICATORS;
+      }
+      if (cp === 45 && followedByWhitespace) found |= FLOW_INDICATORS | BLOCK_INDICATORS;
+    } else {
+      if (INNER_FLOW_INDICATORS.has(cp)) found |= FLOW_INDICATORS;
+      if (cp === 58) {
+        found |= FLOW_INDICATORS;
+        if (followedByWhitespace) found |= BLOCK_INDICATORS;
+      }
+      if (cp === 35 && precededByWhitespace) found |= FLOW_INDICATORS | BLOCK_INDICATORS;
+    }
+    // libyaml also counts a carriage return as a line break.
+    const isBreak =
+      cp === 10 || cp === 0x85 || cp === 0x2028 || cp === 0x2029 || (options.libyaml && cp === 13);
+    if (isBreak) found |= LINE_BREAKS;
+    if (!(cp === 10 || (cp >= 0x20 && cp <= 0x7e))) {
+      if (isUnicodePrintable(cp, options.libyaml)) {
+        if (!options.allowUnicode) found |= SPECIAL;
+      } else {
+        found |= SPECIAL;
+      }
+    }
+    if (cp === 32) {
+      if (index === 0) found |= LEADING_SPACE;
+      if (index === last) found |= TRAILING_SPACE;
+      if (previousBreak) found |= BREAK_SPACE;
+      previousSpace = true;
+      previousBreak = false;
+    } else if (isBreak) {
+      if (index === 0) found |= LEADING_BREAK;
+      if (index === last) found |= TRAILING_BREAK;
+      if (previousSpace) found |= SPACE_BREAK;
+      previousSpace = false;
+      previousBreak = true;
+    } else {
+      previousSpace = false;
+      previousBreak = false;
+    }
+    precededByWhitespace = isWhitespace(cp);
+  }
+  return found;
+}
+
 export function analyzeScalar(text: string, options: AnalyzeOptions): ScalarAnalysis {
   const chars = toChars(text);
   if (chars.length === 0) {
@@ -85,122 +178,28 @@ export function analyzeScalar(text: string, options: AnalyzeOptions): ScalarAnal
       allowBlock: false,
     };
   }
-  let blockIndicators = false;
-  let flowIndicators = false;
-  let lineBreaks = false;
-  let special = false;
-  let leadingSpace = false;
-  let leadingBreak = false;
-  let trailingSpace = false;
-  let trailingBreak = false;
-  let breakSpace = false;
-  let spaceBreak = false;
-  if (text.startsWith("---") || text.startsWith("...")) {
-    blockIndicators = true;
-    flowIndicators = true;
-  }
-  if (typeof chars === "string" && PRINTABLE_ASCII.test(chars)) {
-    // Printable ASCII on one line (the usual case, and long strings): the same answers from native regex scans.
-    const first = chars.charCodeAt(0);
-    const followed = chars.length === 1 || chars.charCodeAt(1) === 32;
-    if (LEADING_INDICATORS.has(first)) flowIndicators = blockIndicators = true;
-    if (first === 63 || first === 58) {
-      flowIndicators = true;
-      if (followed) blockIndicators = true;
-    }
-    if (first === 45 && followed) flowIndicators = blockIndicators = true;
-    if (INNER_FLOW_RE.test(chars)) flowIndicators = true;
-    if (INNER_BLOCK_COLON_RE.test(chars) || INNER_COMMENT_RE.test(chars))
-      flowIndicators = blockIndicators = true;
-    leadingSpace = first === 32;
-    trailingSpace = chars.charCodeAt(chars.length - 1) === 32;
-  } else {
-    scanCodePoints();
-  }
-  // Code points are compared as numbers: this loop runs once per character of every string written.
-  function scanCodePoints(): void {
-    const str = typeof chars === "string";
-    const len = chars.length;
-    const cpAt = (i: number): number =>
-      str ? (chars as string).charCodeAt(i) : (chars as readonly string[])[i]!.codePointAt(0)!;
-    let precededByWhitespace = true;
-    let previousSpace = false;
-    let previousBreak = false;
-    const last = len - 1;
-    for (let index = 0; index < len; index++) {
-      const cp = cpAt(index);
-      const followedByWhitespace = index + 1 >= len || isWhitespace(cpAt(index + 1));
-      if (index === 0) {
-        if (LEADING_INDICATORS.has(cp)) {
-          flowIndicators = true;
-          blockIndicators = true;
-        }
-        if (cp === 63 || cp === 58) {
-          flowIndicators = true;
-          if (followedByWhitespace) blockIndicators = true;
-        }
-        if (cp === 45 && followedByWhitespace) {
-          flowIndicators = true;
-          blockIndicators = true;
-        }
-      } else {
-        if (INNER_FLOW_INDICATORS.has(cp)) flowIndicators = true;
-        if (cp === 58) {
-          flowIndicators = true;
-          if (followedByWhitespace) blockIndicators = true;
-        }
-        if (cp === 35 && precededByWhitespace) {
-          flowIndicators = true;
-          blockIndicators = true;
-        }
-      }
-      // libyaml also counts a carriage return as a line break.
-      const isBreak =
-        cp === 10 || cp === 0x85 || cp === 0x2028 || cp === 0x2029 || (options.libyaml && cp === 13);
-      if (isBreak) lineBreaks = true;
-      if (!(cp === 10 || (cp >= 0x20 && cp <= 0x7e))) {
-        if (isUnicodePrintable(cp, options.libyaml)) {
-          if (!options.allowUnicode) special = true;
-        } else {
-          special = true;
-        }
-      }
-      if (cp === 32) {
-        if (index === 0) leadingSpace = true;
-        if (index === last) trailingSpace = true;
-        if (previousBreak) breakSpace = true;
-        previousSpace = true;
-        previousBreak = false;
-      } else if (isBreak) {
-        if (index === 0) leadingBreak = true;
-        if (index === last) trailingBreak = true;
-        if (previousSpace) spaceBreak = true;
-        previousSpace = false;
-        previousBreak = true;
-      } else {
-        previousSpace = false;
-        previousBreak = false;
-      }
-      precededByWhitespace = isWhitespace(cp);
-    }
-  }
-
+  let found =
+    typeof chars === "string" && PRINTABLE_ASCII.test(chars)
+      ? scanPrintableAscii(chars)
+      : scanCodePoints(chars, options);
+  if (text.startsWith("---") || text.startsWith("...")) found |= BLOCK_INDICATORS | FLOW_INDICATORS;
   let allowFlowPlain = true;
   let allowBlockPlain = true;
   let allowSingleQuoted = true;
   let allowBlock = true;
-  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak)
+  if ((found & (LEADING_SPACE | LEADING_BREAK | TRAILING_SPACE | TRAILING_BREAK)) !== 0)
     allowFlowPlain = allowBlockPlain = false;
-  if (trailingSpace) allowBlock = false;
-  if (breakSpace) allowFlowPlain = allowBlockPlain = allowSingleQuoted = false;
-  if (spaceBreak || special) allowFlowPlain = allowBlockPlain = allowSingleQuoted = allowBlock = false;
-  if (lineBreaks) allowFlowPlain = allowBlockPlain = false;
-  if (flowIndicators) allowFlowPlain = false;
-  if (blockIndicators) allowBlockPlain = false;
+  if ((found & TRAILING_SPACE) !== 0) allowBlock = false;
+  if ((found & BREAK_SPACE) !== 0) allowFlowPlain = allowBlockPlain = allowSingleQuoted = false;
+  if ((found & (SPACE_BREAK | SPECIAL)) !== 0)
+    allowFlowPlain = allowBlockPlain = allowSingleQuoted = allowBlock = false;
+  if ((found & LINE_BREAKS) !== 0) allowFlowPlain = allowBlockPlain = false;
+  if ((found & FLOW_INDICATORS) !== 0) allowFlowPlain = false;
+  if ((found & BLOCK_INDICATORS) !== 0) allowBlockPlain = false;
   return {
     chars,
     empty: false,
-    multiline: lineBreaks,
+    multiline: (found & LINE_BREAKS) !== 0,
     allowFlowPlain,
     allowBlockPlain,
     allowSingleQuoted,
