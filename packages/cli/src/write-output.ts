@@ -12,6 +12,7 @@ import {
   type Stats,
   writeSync,
 } from "node:fs";
+import { createRequire } from "node:module";
 import { basename, dirname } from "node:path";
 import { isMergeError } from "@merge/core";
 import { createOutputGuard, type OutputGuard } from "./interrupt.js";
@@ -49,7 +50,8 @@ async function replaceAtomically(
 ): Promise<void> {
   const dir = dirname(target.path);
   // node:crypto is loaded here, not imported: loading it costs every command ~7 ms, and only a written file needs it.
-  const { randomBytes } = process.getBuiltinModule("node:crypto");
+  // require() rather than process.getBuiltinModule, which Node 22.0-22.2 lacks (the package runs on >=20.19).
+  const { randomBytes } = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   const temp = `${dir}/.${basename(target.path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   let created = false;
   try {

@@ -14,10 +14,11 @@ function modulesLoaded(args: readonly string[], cwd: string, cacheHome?: string)
   const dir = mkdtempSync(join(tmpdir(), "merge-modules-"));
   const list = join(dir, "modules.txt");
   const hook = join(dir, "record.mjs");
-  // The hook takes node:fs as the bundle does: an `import` of it would itself load what is looked for here.
+  // The hook require()s node:fs as the bundle does: an `import` of it would itself load what is looked for here.
   writeFileSync(
     hook,
-    'const { writeFileSync } = process.getBuiltinModule("node:fs");\n' +
+    'import { createRequire } from "node:module";\n' +
+      'const { writeFileSync } = createRequire(import.meta.url)("node:fs");\n' +
       `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
   );
   const env = { NODE_OPTIONS: `--import ${pathToFileURL(hook).href}` };
