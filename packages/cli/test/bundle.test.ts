@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, merge, PACKAGE_DIR } from "./helpers.js";
+import { FIXTURES, merge, PACKAGE_DIR, upperPluginArgs } from "./helpers.js";
 
 // The bundle loads a few packages from where the package manager installed them (see README, "How it is built"):
 // these run the built command on inputs that need them. NODE_PATH is cleared: pnpm sets it for the scripts it
@@ -63,15 +63,7 @@ describe("the bundled command", () => {
         stdout: "service:\n  name: apiworker\n", // docs joins strings by default
         stderr: "",
       });
-      const plugin = run([
-        "docs",
-        "--plugin",
-        "./plugins/factory.mjs",
-        "--spec",
-        "dict(recurse_str)+upper()",
-        "docs/strings-a.yml",
-        "docs/strings-b.yml",
-      ]);
+      const plugin = run(upperPluginArgs());
       expect(plugin).toEqual({ round, status: 0, stdout: "service:\n  name: WORKER\n", stderr: "" });
       const failed = run(["docs", "missing.yml"]);
       expect(failed.status).toBe(1);

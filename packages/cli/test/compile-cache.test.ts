@@ -15,7 +15,7 @@ import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIXTURES, PACKAGE_DIR, REPO } from "./helpers.js";
+import { FIXTURES, PACKAGE_DIR, REPO, STACK_EXAMPLE_ARGS, upperPluginArgs } from "./helpers.js";
 
 // bin/merge.cjs keeps V8's compiled code of the bundle between runs (README, "How it is built"): Node 22.1+ with its
 // own compile cache, an older Node with bin/compile-cache.cjs, which these tests are about. Each run gets a cache
@@ -26,16 +26,6 @@ const NODE_HAS_CACHE =
 const VERSION = (JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as { version: string })
   .version;
 const SUFFIX = `-${VERSION}-${process.version}-${process.arch}`;
-const STACK = [
-  "stack",
-  "config.cfg",
-  "--minion-id",
-  "test-1-dev",
-  "--grains",
-  "grains.yml",
-  "--pillar",
-  "pillar.yml",
-];
 
 interface Run {
   status: number | null;
@@ -59,7 +49,8 @@ function run(args: readonly string[], env: Record<string, string | undefined>, c
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-const stack = (env: Record<string, string | undefined>) => run(STACK, env, join(REPO, "examples", "stack"));
+const stack = (env: Record<string, string | undefined>) =>
+  run(STACK_EXAMPLE_ARGS, env, join(REPO, "examples", "stack"));
 
 /** What `merge stack` prints without any cache. */
 function uncached(): Run {
@@ -243,18 +234,7 @@ describe.skipIf(NODE_HAS_CACHE)(
         expect(missing.stderr).toContain("missing.yml");
         const usage = run(["docs", "--no-such-option"], { XDG_CACHE_HOME: home });
         expect({ round, status: usage.status }).toEqual({ round, status: 2 });
-        const plugin = run(
-          [
-            "docs",
-            "--plugin",
-            "./plugins/factory.mjs",
-            "--spec",
-            "dict(recurse_str)+upper()",
-            "docs/strings-a.yml",
-            "docs/strings-b.yml",
-          ],
-          { XDG_CACHE_HOME: home },
-        );
+        const plugin = run(upperPluginArgs(), { XDG_CACHE_HOME: home });
         expect({ round, ...plugin }).toEqual({
           round,
           status: 0,

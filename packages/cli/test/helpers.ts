@@ -21,6 +21,22 @@ export const STACK_EXAMPLE_ARGS: readonly string[] = [
   "pillar.yml",
 ];
 
+/**
+ * `merge docs` of the two strings fixtures with the `upper()` merger of a plugin module (test/fixtures/plugins/),
+ * run in FIXTURES; with factory.mjs it prints "service:\n  name: WORKER\n".
+ */
+export function upperPluginArgs(module = "./plugins/factory.mjs"): string[] {
+  return [
+    "docs",
+    "--plugin",
+    module,
+    "--spec",
+    "dict(recurse_str)+upper()",
+    "docs/strings-a.yml",
+    "docs/strings-b.yml",
+  ];
+}
+
 export interface CliRun {
   readonly status: number | null;
   readonly stdout: string;

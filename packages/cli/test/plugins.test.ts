@@ -1,25 +1,17 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { BIN, FIXTURES, merge } from "./helpers.js";
+import { BIN, FIXTURES, merge, upperPluginArgs } from "./helpers.js";
 
 describe("--plugin MODULE", () => {
   it("a plugin that leaves a timer running does not keep the command from exiting once its output is out", () => {
     // main() ends the process when the output is written. The timeout only ends a hang: without that exit, the
     // plugin's timer would keep the process alive for ever.
-    const run = spawnSync(
-      process.execPath,
-      [
-        BIN,
-        "docs",
-        "--plugin",
-        "./plugins/lingering.mjs",
-        "--spec",
-        "dict(recurse_str)+upper()",
-        "docs/strings-a.yml",
-        "docs/strings-b.yml",
-      ],
-      { cwd: FIXTURES, encoding: "utf8", timeout: 10 * 60_000, env: { ...process.env, NO_COLOR: "1" } },
-    );
+    const run = spawnSync(process.execPath, [BIN, ...upperPluginArgs("./plugins/lingering.mjs")], {
+      cwd: FIXTURES,
+      encoding: "utf8",
+      timeout: 10 * 60_000,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     expect({ status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr }).toEqual({
       status: 0,
       signal: null,
@@ -29,18 +21,7 @@ describe("--plugin MODULE", () => {
   });
 
   it("loads a file whose default export is a factory", () => {
-    const two = merge(
-      [
-        "docs",
-        "--plugin",
-        "./plugins/factory.mjs",
-        "--spec",
-        "dict(recurse_str)+upper()",
-        "docs/strings-a.yml",
-        "docs/strings-b.yml",
-      ],
-      {},
-    );
+    const two = merge(upperPluginArgs(), {});
     expect(two.status).toBe(0);
     expect(two.stdout).toBe("service:\n  name: WORKER\n");
   });

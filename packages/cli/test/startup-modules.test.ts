@@ -57,18 +57,8 @@ describe("what the built command loads", () => {
   it("merge stack through bin/merge.cjs loads neither, before its compile cache is written and after", () => {
     const dir = join(REPO, "examples", "stack");
     const cacheHome = mkdtempSync(join(tmpdir(), "merge-modules-cache-"));
-    const args = [
-      "stack",
-      "config.cfg",
-      "--minion-id",
-      "test-1-dev",
-      "--grains",
-      "grains.yml",
-      "--pillar",
-      "pillar.yml",
-    ];
     for (const round of ["fresh", "cached"]) {
-      const loaded = modulesLoaded(args, dir, cacheHome);
+      const loaded = modulesLoaded(STACK_EXAMPLE_ARGS, dir, cacheHome);
       expect({ round, crypto: loaded.includes("NativeModule crypto") }).toEqual({ round, crypto: false });
       expect({ round, streams: loaded.includes("NativeModule internal/fs/streams") }).toEqual({
         round,
