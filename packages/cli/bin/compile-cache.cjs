@@ -137,7 +137,7 @@ function runCached(entry, tag, env) {
     return module.exports;
   }
 
-  if (dir !== undefined) process.on("exit", () => save(dir, unsaved, suffix, bundleFiles(entry)));
+  if (dir !== undefined) process.on("exit", () => save(dir, unsaved, suffix, entry));
   load(entry);
 }
 
@@ -158,7 +158,7 @@ function bundleFiles(entry) {
  * each rebuild would otherwise leave its predecessor's entries behind. Entries of other releases (another `suffix`)
  * are left alone, since another installation may still use them.
  */
-function save(dir, unsaved, suffix, files) {
+function save(dir, unsaved, suffix, entry) {
   if (unsaved.length === 0) return;
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -180,6 +180,7 @@ function save(dir, unsaved, suffix, files) {
       }
     }
   }
+  const files = bundleFiles(entry);
   try {
     for (const name of fs.readdirSync(dir))
       if (name.endsWith(suffix) && !files.has(name.slice(0, -suffix.length))) fs.rmSync(path.join(dir, name));
@@ -188,4 +189,4 @@ function save(dir, unsaved, suffix, files) {
   }
 }
 
-module.exports = { runCached, cacheDirectory };
+module.exports = { runCached };

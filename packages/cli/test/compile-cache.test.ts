@@ -52,12 +52,14 @@ function run(args: readonly string[], env: Record<string, string | undefined>, c
 const stack = (env: Record<string, string | undefined>) =>
   run(STACK_EXAMPLE_ARGS, env, join(REPO, "examples", "stack"));
 
-/** What `merge stack` prints without any cache. */
+let uncachedRun: Run | undefined;
+/** What `merge stack` prints without any cache (run once, on first use). */
 function uncached(): Run {
-  return stack({
+  uncachedRun ??= stack({
     MERGE_NO_COMPILE_CACHE: "1",
     XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "merge-cc-none-")),
   });
+  return uncachedRun;
 }
 
 /** The cache entries in a cache home: name, and the inode and modification time that show a rewrite. */

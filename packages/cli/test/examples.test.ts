@@ -122,19 +122,7 @@ describe("examples/plugin-keyed-list", () => {
 describe("--explain output", () => {
   it("is still YAML that reads back to the same data", () => {
     const cases: [string, string[]][] = [
-      [
-        join(EXAMPLES, "stack"),
-        [
-          "stack",
-          "config.cfg",
-          "--minion-id",
-          "test-1-dev",
-          "--grains",
-          "grains.yml",
-          "--pillar",
-          "pillar.yml",
-        ],
-      ],
+      [join(EXAMPLES, "stack"), [...STACK_EXAMPLE_ARGS]],
       [join(EXAMPLES, "cloud-config", "user-data"), ["cloud-config", "user-data.mime"]],
       [
         join(EXAMPLES, "cloud-config", "runcmd-doc"),
