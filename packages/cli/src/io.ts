@@ -1,5 +1,6 @@
 import type { TraceEvent } from "@merge/core";
 import type { ExplainDocument } from "@merge/explain";
+import type { CompiledTemplateStore } from "@merge/source-stack";
 import type { OutputGuard } from "./interrupt.js";
 
 /** What the CLI touches of the outside world, so `run` can be driven by tests without a process. */
@@ -36,6 +37,11 @@ export interface CliIO {
    * printing it. See `finish` in commands/common.ts.
    */
   readonly capture?: (result: CapturedResult) => void;
+  /**
+   * Where stack loads keep compiled templates between runs (`main` passes the on-disk cache of template-cache.ts);
+   * without it every run compiles the templates it renders.
+   */
+  readonly compiledTemplates?: CompiledTemplateStore;
 }
 
 /** A place a command looked for input (see `CliIO.onSearch`). */

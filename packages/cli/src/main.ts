@@ -3,6 +3,7 @@ import { EXIT_DATA, EXIT_OK, exitStatusForSignal, type HandledSignal } from "./c
 import { createOutputGuard } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { run } from "./run.js";
+import { openTemplateCache } from "./template-cache.js";
 
 const SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
@@ -68,6 +69,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   const io: CliIO = {
     cwd: process.cwd(),
     env: process.env,
+    compiledTemplates: openTemplateCache(process.env),
     readStdin,
     writeOut: (text) =>
       new Promise((resolve, reject) => {

@@ -250,9 +250,68 @@ describe.skipIf(NODE_HAS_CACHE)(
 );
 
 describe.runIf(NODE_HAS_CACHE)("bin/merge.cjs on a Node with module.enableCompileCache", () => {
-  it("leaves the caching to Node and writes nothing of its own", () => {
+  it("leaves the caching of its own code to Node (only compiled templates are its own)", () => {
     const home = freshHome();
     expect(stack({ XDG_CACHE_HOME: home })).toEqual(uncached());
-    expect(readdirSync(home)).toEqual([]);
+    expect(readdirSync(join(home, "merge"))).toEqual(["templates"]);
+  });
+});
+
+/** The compiled-template entries of a cache home (src/template-cache.ts): path, and template name from the key. */
+function templateEntries(home: string): { path: string; name: string; key: string; code: string }[] {
+  const root = join(home, "merge", "templates");
+  return readdirSync(root).flatMap((build) =>
+    readdirSync(join(root, build)).map((file) => {
+      const path = join(root, build, file);
+      const [key, code] = JSON.parse(readFileSync(path, "utf8")) as [string, string, string];
+      return { path, name: JSON.parse(key.split("\n")[1]!) as string, key, code };
+    }),
+  );
+}
+
+describe("compiled templates kept between runs", () => {
+  it("a first run stores each template it compiled; the next one runs the stored code", () => {
+    const home = freshHome();
+    expect(stack({ XDG_CACHE_HOME: home })).toEqual(uncached());
+    const stored = templateEntries(home);
+    // The config and the two templated YAML files of examples/stack; plain YAML is never compiled.
+    expect(stored.map((entry) => entry.name).sort()).toEqual([
+      "common/xxx.yml",
+      "common/yyy.yml",
+      "config.cfg",
+    ]);
+    expect(statSync(join(home, "merge", "templates")).mode & 0o777).toBe(0o700);
+    for (const { path } of stored) expect(statSync(path).mode & 0o777).toBe(0o600);
+    // Stored code is what runs: the same entry with one literal changed (both copies) changes the output.
+    const monitoring = stored.find((entry) => entry.name === "common/xxx.yml")!;
+    const changed = monitoring.code.replace("agent: node_exporter", "agent: from_the_cache");
+    expect(changed).not.toBe(monitoring.code);
+    writeFileSync(monitoring.path, JSON.stringify([monitoring.key, changed, changed]));
+    const second = stack({ XDG_CACHE_HOME: home });
+    expect(second.stdout).toBe(uncached().stdout.replace("agent: node_exporter", "agent: from_the_cache"));
+  });
+
+  it("an entry whose copies differ (a damaged byte) is compiled afresh and written again whole", () => {
+    const home = freshHome();
+    stack({ XDG_CACHE_HOME: home });
+    const monitoring = templateEntries(home).find((entry) => entry.name === "common/xxx.yml")!;
+    const damaged = monitoring.code.replace("agent: node_exporter", "agent: node_exp0rter");
+    writeFileSync(monitoring.path, JSON.stringify([monitoring.key, damaged, monitoring.code]));
+    expect(stack({ XDG_CACHE_HOME: home })).toEqual(uncached());
+    const [, code, copy] = JSON.parse(readFileSync(monitoring.path, "utf8")) as string[];
+    expect([code, copy]).toEqual([monitoring.code, monitoring.code]);
+  });
+
+  it("MERGE_NO_COMPILE_CACHE=1 stores no template; --plugin (the unbundled modules) neither", () => {
+    const home = freshHome();
+    expect(stack({ XDG_CACHE_HOME: home, MERGE_NO_COMPILE_CACHE: "1" })).toEqual(uncached());
+    expect(existsSync(join(home, "merge", "templates"))).toBe(false);
+    const plugin = run(
+      [...STACK_EXAMPLE_ARGS, "--plugin", join(FIXTURES, "plugins", "factory.mjs")],
+      { XDG_CACHE_HOME: home },
+      join(REPO, "examples", "stack"),
+    );
+    expect(plugin.stdout).toBe(uncached().stdout);
+    expect(existsSync(join(home, "merge", "templates"))).toBe(false);
   });
 });

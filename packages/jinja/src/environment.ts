@@ -54,6 +54,51 @@ function syntaxProblem(e: unknown, file: string): TemplateProblem {
   });
 }
 
+/**
+ * Keeps the code templates compile to, so that another renderer (another process: the CLI keeps it on disk) skips
+ * compiling a text it has seen. `get` returns what `set` was given for the same key, or undefined.
+ *
+ * A key holds everything the code depends on (the template's name and text, the filters and tests known, the
+ * options that change the output) except the engine's own code: a store must not outlive the engine that filled it.
+ * Code from a store is run as it is, so it must come from a place only its user can write to.
+ */
+export interface CompiledTemplateStore {
+  get(key: string): string | undefined;
+  set(key: string, code: string): void;
+}
+
+// Bumped when what a key covers changes.
+const KEY_FORMAT = "merge-jinja-1";
+
+/** The part of a stored template's key that is the same for every template of a renderer. */
+export function compiledKeyPrefix(names: CompileNames): string {
+  return JSON.stringify([
+    KEY_FORMAT,
+    names.saltTags !== false,
+    names.trimBlocks === true,
+    names.undefinedText === true,
+    [...names.filters].sort(),
+    [...names.tests].sort(),
+  ]);
+}
+
+function compiledKey(prefix: string, name: string, text: string): string {
+  return `${prefix}\n${JSON.stringify(name)}\n${text}`;
+}
+
+/** The template functions of stored code, or undefined when there is none or it does not run. */
+function storedTemplate(store: CompiledTemplateStore, key: string): NjAny {
+  const code = store.get(key);
+  if (code === undefined) return undefined;
+  try {
+    const props = new Function(code)();
+    return typeof props?.root === "function" ? props : undefined;
+  } catch {
+    // Not code this engine made (a store that outlived it): compiled afresh, and stored again.
+    return undefined;
+  }
+}
+
 export class PyTemplate extends NjTemplate {
   constructor(...args: unknown[]) {
     super(...args);
@@ -61,13 +106,19 @@ export class PyTemplate extends NjTemplate {
 
   _compile(this: NjAny): void {
     this.env.pyCompiled++;
-    let code: string;
-    try {
-      code = compileTemplate(this.tmplStr, this.path, this.env.pyNames as CompileNames);
-    } catch (e) {
-      throw syntaxProblem(e, this.path);
+    const store = this.env.pyCodeStore as CompiledTemplateStore | undefined;
+    const key = store === undefined ? "" : compiledKey(this.env.pyNamesKey, this.path, this.tmplStr);
+    let props = store === undefined ? undefined : storedTemplate(store, key);
+    if (props === undefined) {
+      let code: string;
+      try {
+        code = compileTemplate(this.tmplStr, this.path, this.env.pyNames as CompileNames);
+      } catch (e) {
+        throw syntaxProblem(e, this.path);
+      }
+      props = new Function(code)();
+      store?.set(key, code);
     }
-    const props = new Function(code)();
     const blocks: Record<string, unknown> = {};
     for (const k of Object.keys(props)) if (k.startsWith("b_")) blocks[k.slice(2)] = wrapRender(props[k]);
     this.blocks = blocks;
@@ -105,6 +156,9 @@ export class PyEnvironment extends NjEnvironment {
   /** Where template files are read from. */
   declare pyFs: TemplateFileSystem;
   declare pyCompiled: number;
+  /** Where compiled templates are kept between renderers, if anywhere; `pyNamesKey` starts their keys. */
+  declare pyCodeStore: CompiledTemplateStore | undefined;
+  declare pyNamesKey: string;
   declare pyParsed: Map<string, { value: unknown }>;
   declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
   /** No template loader: `include`, `import`, `from` and `extends` fail as in a Jinja environment without one. */

@@ -11,7 +11,7 @@ export {
   pyRepr,
   pyStr,
 } from "./pyvalues.js";
-export { jinjaSource } from "./environment.js";
+export { type CompiledTemplateStore, jinjaSource } from "./environment.js";
 export { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 export {
   createRenderer,

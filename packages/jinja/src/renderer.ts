@@ -3,7 +3,15 @@
 import { dirname, resolve } from "node:path";
 import { isMergeError, MergeError } from "@merge/core";
 import type { CompileNames } from "./compiler.js";
-import { type FileEntry, jinjaSource, PyEnvironment, PyTemplate, type RenderState } from "./environment.js";
+import {
+  type CompiledTemplateStore,
+  compiledKeyPrefix,
+  type FileEntry,
+  jinjaSource,
+  PyEnvironment,
+  PyTemplate,
+  type RenderState,
+} from "./environment.js";
 import { TemplateProblem } from "./errors.js";
 import { nodeTemplateFiles, type TemplateFileSystem } from "./files.js";
 import { RenderAccount, resolveLimits, type TemplateLimits } from "./budget.js";
@@ -67,6 +75,11 @@ export interface RendererOptions {
    * whose `realpath` leads out of it is refused.
    */
   readonly files?: TemplateFileSystem;
+  /**
+   * Where compiled templates are kept between renderers (see `CompiledTemplateStore`): a template whose code is there
+   * is not compiled again. Default: none, every renderer compiles the texts it renders once.
+   */
+  readonly compiledTemplates?: CompiledTemplateStore;
 }
 
 /** Options of one render. */
@@ -121,6 +134,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     trimBlocks: options.trimBlocks === true,
     undefinedText: undefinedText !== undefined,
   } satisfies CompileNames;
+  env.pyCodeStore = options.compiledTemplates;
+  if (options.compiledTemplates !== undefined) env.pyNamesKey = compiledKeyPrefix(env.pyNames);
   env.pyNoLoader = !saltOn;
   if (undefinedText !== undefined) {
     env.pyUndefinedText = (value: unknown, name: string): unknown =>

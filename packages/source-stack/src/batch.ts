@@ -27,7 +27,10 @@ import { fromWire, toWire, type WireValue } from "./wire.js";
  * are used as the loader's.
  */
 export interface StackBatchOptions
-  extends Omit<StackLoaderOptions, "functions" | "registry" | "renderer" | "onWarning"> {
+  extends Omit<
+    StackLoaderOptions,
+    "functions" | "registry" | "renderer" | "onWarning" | "compiledTemplates"
+  > {
   /** Worker threads to use. Default: one per core, at most one per 25 hosts; 0 or 1 renders in this thread. */
   readonly workers?: number;
   /** Path or file URL of a module exporting `functions` and/or `registry` for the loaders. */

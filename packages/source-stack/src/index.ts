@@ -31,6 +31,7 @@ export {
 } from "./loader.js";
 export { createMemoryFileSystem } from "./memory-files.js";
 export type { StackErrorCode, StackWarning, StackWarningCode } from "./problems.js";
+export type { CompiledTemplateStore } from "@merge/jinja";
 export type { StackRenderer } from "./renderer.js";
 export {
   createRenderer,

@@ -25,7 +25,13 @@ import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
 import { renderedYamlError, withTemplateLine } from "./redact.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
-import { createRenderer, jinjaSource, plainOpaque, type TemplateFileSystem } from "@merge/jinja";
+import {
+  type CompiledTemplateStore,
+  createRenderer,
+  jinjaSource,
+  plainOpaque,
+  type TemplateFileSystem,
+} from "@merge/jinja";
 
 /** A function callable from templates as `__salt__['mod.fn'](...)`. */
 // biome-ignore lint/suspicious/noExplicitAny: Salt functions take and return anything
@@ -74,6 +80,11 @@ export interface StackLoaderOptions {
   readonly onLookup?: (lookup: StackLookup) => void;
   /** The template engine. Default: the Jinja-compatible renderer of this package. */
   readonly renderer?: StackRenderer;
+  /**
+   * Where the built-in renderer keeps compiled templates between loaders (see `CompiledTemplateStore` of
+   * `@merge/jinja`; the CLI keeps them on disk). Default: none, each loader compiles every template it renders once.
+   */
+  readonly compiledTemplates?: CompiledTemplateStore;
   /**
    * Templates get exactly what Salt's bundled PillarStack gives them: Salt filters beyond the serializer
    * extension are unknown, and `__stack__.cfg_path` and `ymlpath` are undefined (see `upstreamPillarStack`).
@@ -212,6 +223,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         warn({ code: "TEMPLATE_WARNING", message: w.message, file: w.file, line: w.line }),
       strictSalt: options.strictSalt,
       upstreamPillarStack: upstream,
+      compiledTemplates: options.compiledTemplates,
       // Templates' own imports and file checks read the tree the stack is read from (default: the local one), and
       // every path they look at is told to the load: the files a render read, whatever their names were computed
       // from (`{% include role ~ '.jinja' %}`), and the ones it missed, which a new file would change.

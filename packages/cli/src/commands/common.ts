@@ -114,13 +114,19 @@ export function noteSearches(io: CliIO, base: string, searched: readonly StackLo
 }
 
 /**
- * The stack loader's callbacks that tell `--watch` what a load reads and looks for as it goes: so a load that fails
- * still has its files watched (the one that broke it too), and a `--minions` batch watches what every host read.
- * `base` is the directory the loader resolves against. Nothing without `--watch`.
+ * What every stack load of a command gets from the process: the cache of compiled templates, and the callbacks that
+ * tell `--watch` what a load reads and looks for as it goes: so a load that fails still has its files watched (the
+ * one that broke it too), and a `--minions` batch watches what every host read. `base` is the directory the loader
+ * resolves against. No callbacks without `--watch`.
  */
-export function stackWatchOptions(io: CliIO, base: string): Pick<StackLoaderOptions, "onFile" | "onLookup"> {
-  if (io.onFile === undefined && io.onSearch === undefined) return {};
+export function stackLoaderHooks(
+  io: CliIO,
+  base: string,
+): Pick<StackLoaderOptions, "onFile" | "onLookup" | "compiledTemplates"> {
+  const cache = io.compiledTemplates === undefined ? {} : { compiledTemplates: io.compiledTemplates };
+  if (io.onFile === undefined && io.onSearch === undefined) return cache;
   return {
+    ...cache,
     onFile: (file) => noteFile(io, resolve(io.cwd, base, file)),
     onLookup: (lookup) => noteSearches(io, base, [lookup]),
   };
@@ -128,7 +134,7 @@ export function stackWatchOptions(io: CliIO, base: string): Pick<StackLoaderOpti
 
 /**
  * Runs a stack load; when it fails, tells `--watch` of the file the error names as its source (a template a computed
- * name included), when it is a file: fixing it is what renders again. `base` is as for `stackWatchOptions`.
+ * name included), when it is a file: fixing it is what renders again. `base` is as for `stackLoaderHooks`.
  */
 export function noteFailure<T>(io: CliIO, base: string, load: () => T): T {
   try {

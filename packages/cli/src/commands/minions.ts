@@ -22,7 +22,7 @@ import {
   noteFailure,
   type OutputOptions,
   requiredString,
-  stackWatchOptions,
+  stackLoaderHooks,
   warn,
 } from "./common.js";
 import { saltYaml } from "./checks.js";
@@ -342,7 +342,7 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
     ...(spec === undefined ? {} : { spec, registry: await createCliRegistry(options.plugins, io.cwd, spec) }),
   };
   // --watch hears of what every host reads and looks for (and the file a host failed on).
-  const loader = createStackLoader({ ...loaderOptions, ...stackWatchOptions(io, io.cwd) });
+  const loader = createStackLoader({ ...loaderOptions, ...stackLoaderHooks(io, io.cwd) });
   return runBatch({
     hosts,
     options,
@@ -383,7 +383,7 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
         cwd: baseDir,
         opts: config.value,
         values: "exact",
-        ...stackWatchOptions(io, baseDir),
+        ...stackLoaderHooks(io, baseDir),
       });
       steps.push(async (host, pillar, warnings) => {
         const result = noteFailure(io, baseDir, () =>

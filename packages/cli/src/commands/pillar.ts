@@ -9,7 +9,7 @@ import {
   finish,
   noteFailure,
   requiredString,
-  stackWatchOptions,
+  stackLoaderHooks,
   warn,
 } from "./common.js";
 import { entryName, loadMasterConfig } from "./master-config.js";
@@ -68,7 +68,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
       const before = merged.length;
       // --watch hears of the stack's files as they are read, --explain or not, and also when the load fails.
       const result = noteFailure(io, baseDir, () =>
-        loadStack({ ...loaderOptions, ...stackWatchOptions(io, baseDir) }),
+        loadStack({ ...loaderOptions, ...stackLoaderHooks(io, baseDir) }),
       );
       for (const warning of result.warnings) {
         warn(

@@ -13,7 +13,7 @@ import {
   noteFailure,
   noteFile,
   requiredString,
-  stackWatchOptions,
+  stackLoaderHooks,
   warn,
 } from "./common.js";
 import type { CommandInput, ParsedValues } from "./table.js";
@@ -56,7 +56,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const result = noteFailure(io, io.cwd, () =>
     loadStack({
       ...loaderOptions,
-      ...stackWatchOptions(io, io.cwd),
+      ...stackLoaderHooks(io, io.cwd),
       minionId,
       pillar: pillar ?? {},
       grains: grains ?? {},

@@ -1,0 +1,161 @@
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { codeOf, hashText, openTemplateCache } from "./template-cache.js";
+
+const fresh = (prefix: string) => mkdtempSync(join(tmpdir(), `merge-tc-${prefix}-`));
+
+/** A bundle's layout: dist/bin.cjs and dist/chunks/ with one chunk; returns the chunk's path. */
+function bundle(chunk = "startup-AbCd1234.cjs"): string {
+  const dist = join(fresh("dist"), "dist");
+  mkdirSync(join(dist, "chunks"), { recursive: true });
+  writeFileSync(join(dist, "bin.cjs"), "// bin");
+  writeFileSync(join(dist, "chunks", chunk), "// chunk");
+  return join(dist, "chunks", chunk);
+}
+
+const KEY = 'prefix\n"/srv/stack/web.yml"\nrole: {{ pillar.role }}';
+const CODE = "function root(env, context, frame, runtime, cb) {}\nreturn { root: root };";
+
+/** The build directories under a cache home and the entries in each. */
+function builds(home: string): Record<string, string[]> {
+  const root = join(home, "merge", "templates");
+  const out: Record<string, string[]> = {};
+  for (const name of readdirSync(root)) out[name] = readdirSync(join(root, name));
+  return out;
+}
+
+describe("openTemplateCache", () => {
+  it("gives back what was stored, from a 0700 directory of the build with 0600 entries", () => {
+    const home = fresh("home");
+    const chunk = bundle();
+    const cache = openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!;
+    expect(cache.get(KEY)).toBeUndefined();
+    expect(existsSync(join(home, "merge"))).toBe(false); // nothing is made by reading
+    cache.set(KEY, CODE);
+    expect(cache.get(KEY)).toBe(CODE);
+    // Another process of the same build reads it.
+    expect(openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.get(KEY)).toBe(CODE);
+    const [build, files] = Object.entries(builds(home))[0]!;
+    expect(build).toMatch(/^build-[0-9a-f]{16}$/);
+    expect(files).toEqual([`${hashText(KEY)}.json`]); // no temporary file left
+    expect(statSync(join(home, "merge")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, "merge", "templates", build)).mode & 0o777).toBe(0o700);
+    expect(statSync(join(home, "merge", "templates", build, files[0]!)).mode & 0o777).toBe(0o600);
+    // Another key is not there, whatever file it would be kept in.
+    expect(cache.get(`${KEY} `)).toBeUndefined();
+  });
+
+  it("is under ~/.cache without an absolute XDG_CACHE_HOME, and off when asked or when not the bundle", () => {
+    const chunk = bundle();
+    const user = fresh("user");
+    // The home directory is the process's (os.homedir() reads HOME from it).
+    const home = process.env.HOME;
+    process.env.HOME = user;
+    try {
+      openTemplateCache({ XDG_CACHE_HOME: "relative" }, chunk)!.set(KEY, CODE);
+    } finally {
+      process.env.HOME = home;
+    }
+    expect(readdirSync(join(user, ".cache", "merge", "templates"))).toHaveLength(1);
+    for (const name of ["MERGE_NO_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE"]) {
+      expect(openTemplateCache({ XDG_CACHE_HOME: user, [name]: "1" }, chunk)).toBeUndefined();
+      expect(openTemplateCache({ XDG_CACHE_HOME: user, [name]: "0" }, chunk)).toBeDefined();
+    }
+    // The unbundled modules (`--plugin`): nothing ties their code to a build.
+    expect(openTemplateCache({ XDG_CACHE_HOME: user }, "/usr/lib/merge/dist/main.js")).toBeUndefined();
+  });
+
+  it("another build (a chunk renamed by a change of its content, a rewritten bin.cjs) starts empty", () => {
+    const home = fresh("home");
+    const chunk = bundle("pillarstack-Aaaa1111.cjs");
+    openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.set(KEY, CODE);
+    const dist = join(chunk, "..", "..");
+    renameSync(chunk, join(dist, "chunks", "pillarstack-Bbbb2222.cjs"));
+    const rebuilt = join(dist, "chunks", "pillarstack-Bbbb2222.cjs");
+    expect(openTemplateCache({ XDG_CACHE_HOME: home }, rebuilt)!.get(KEY)).toBeUndefined();
+    openTemplateCache({ XDG_CACHE_HOME: home }, rebuilt)!.set(KEY, CODE);
+    writeFileSync(join(dist, "bin.cjs"), "// bin, rebuilt");
+    expect(openTemplateCache({ XDG_CACHE_HOME: home }, join(dist, "bin.cjs"))!.get(KEY)).toBeUndefined();
+    expect(Object.keys(builds(home))).toHaveLength(2);
+  });
+
+  it("removes other builds' directories unused for a week when a new build starts, and keeps recent ones", () => {
+    const home = fresh("home");
+    const root = join(home, "merge", "templates");
+    mkdirSync(join(root, "build-0000000000000old"), { recursive: true, mode: 0o700 });
+    mkdirSync(join(root, "build-0000000000recent"), { mode: 0o700 });
+    mkdirSync(join(root, "not-a-build"), { mode: 0o700 });
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
+    utimesSync(join(root, "build-0000000000000old"), eightDaysAgo, eightDaysAgo);
+    utimesSync(join(root, "not-a-build"), eightDaysAgo, eightDaysAgo);
+    openTemplateCache({ XDG_CACHE_HOME: home }, bundle())!.set(KEY, CODE);
+    const left = readdirSync(root);
+    expect(left).not.toContain("build-0000000000000old");
+    expect(left).toContain("build-0000000000recent");
+    expect(left).toContain("not-a-build");
+    expect(left).toHaveLength(3);
+  });
+
+  it("uses an entry only whole: both copies of the code alike and the key its own", () => {
+    expect(codeOf(JSON.stringify([KEY, CODE, CODE]), KEY)).toBe(CODE);
+    expect(codeOf(JSON.stringify([KEY, CODE, CODE.replace("root", "r00t")]), KEY)).toBeUndefined();
+    expect(codeOf(JSON.stringify([`${KEY}x`, CODE, CODE]), KEY)).toBeUndefined();
+    expect(codeOf(JSON.stringify([KEY, CODE]), KEY)).toBeUndefined();
+    expect(codeOf(JSON.stringify([KEY, 1, 1]), KEY)).toBeUndefined();
+    expect(codeOf(JSON.stringify([KEY, CODE, CODE]).slice(0, -10), KEY)).toBeUndefined();
+    // Through the cache: a damaged byte in the entry's file, and the entry is not used (and is written again).
+    const home = fresh("home");
+    const chunk = bundle();
+    const cache = openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!;
+    cache.set(KEY, CODE);
+    const [build, [file]] = Object.entries(builds(home))[0]!;
+    const path = join(home, "merge", "templates", build, file!);
+    const text = readFileSync(path, "utf8");
+    const at = text.lastIndexOf("root");
+    writeFileSync(path, `${text.slice(0, at)}R${text.slice(at + 1)}`);
+    expect(openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.get(KEY)).toBeUndefined();
+  });
+
+  it("neither reads nor writes a directory others may write to or that is a link, and fails silently", () => {
+    const chunk = bundle();
+    const shared = fresh("shared");
+    const cache = openTemplateCache({ XDG_CACHE_HOME: shared }, chunk)!;
+    cache.set(KEY, CODE);
+    const [build] = Object.keys(builds(shared));
+    const dir = join(shared, "merge", "templates", build!);
+    chmodSync(dir, 0o777);
+    expect(openTemplateCache({ XDG_CACHE_HOME: shared }, chunk)!.get(KEY)).toBeUndefined();
+    openTemplateCache({ XDG_CACHE_HOME: shared }, chunk)!.set("another", CODE);
+    expect(readdirSync(dir)).toHaveLength(1);
+
+    const linked = fresh("linked");
+    const target = fresh("target");
+    mkdirSync(join(linked, "merge", "templates"), { recursive: true });
+    symlinkSync(target, join(linked, "merge", "templates", build!));
+    const throughLink = openTemplateCache({ XDG_CACHE_HOME: linked }, chunk)!;
+    throughLink.set(KEY, CODE);
+    expect(throughLink.get(KEY)).toBeUndefined();
+    expect(readdirSync(target)).toEqual([]);
+
+    // The cache home is a file: nothing can be made there, and nothing is thrown.
+    const file = join(fresh("file"), "file");
+    writeFileSync(file, "");
+    const nowhere = openTemplateCache({ XDG_CACHE_HOME: file }, chunk)!;
+    nowhere.set(KEY, CODE);
+    expect(nowhere.get(KEY)).toBeUndefined();
+  });
+});

@@ -1,0 +1,182 @@
+// Compiled templates kept between runs of the bundled command (`CompiledTemplateStore` of @merge/jinja). Compiling
+// a PillarStack file's Jinja into JavaScript costs about a millisecond while the compiler is still cold; a one-host
+// `merge stack` compiles five or six, a batch every file of the tree. A later run reads the code instead.
+//
+// Where: `$XDG_CACHE_HOME/merge/templates` (else `~/.cache/merge/templates`), one directory per build of the bundle,
+// a file per template. The code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the
+// directory must be the user's own and writable by no one else, entries are written whole (a temporary file renamed)
+// and used only whole, and every failure to read or write only means compiling. MERGE_NO_COMPILE_CACHE=1 (or
+// NODE_DISABLE_COMPILE_CACHE=1) turns it off with the V8 cache.
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CompiledTemplateStore } from "@merge/source-stack";
+
+/** A build directory nobody has written to for this long belongs to a release no longer run; it is removed. */
+const UNUSED_BUILD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The compiled-template cache of the bundle `bundleFile` belongs to (dist/bin.cjs or one of its chunks), or undefined
+ * when it is off: turned off by the environment, no cache home, or not running from the bundle (with `--plugin` the
+ * unbundled modules run, and nothing ties their code to a build). Nothing is read or written before the first use.
+ */
+export function openTemplateCache(
+  env: Readonly<Record<string, string | undefined>>,
+  bundleFile: string = fileURLToPath(import.meta.url),
+): CompiledTemplateStore | undefined {
+  if (switchedOff(env.MERGE_NO_COMPILE_CACHE) || switchedOff(env.NODE_DISABLE_COMPILE_CACHE))
+    return undefined;
+  if (!bundleFile.endsWith(".cjs")) return undefined;
+  const home = cacheHome(env);
+  if (home === undefined) return undefined;
+  const root = join(home, "merge", "templates");
+  // The build's directory, once known; null when the bundle cannot be identified.
+  let dir: string | null | undefined;
+  const buildDir = (): string | null => {
+    if (dir === undefined) {
+      const name = buildName(bundleFile);
+      dir = name === undefined ? null : join(root, name);
+    }
+    return dir;
+  };
+  let readable: boolean | undefined;
+  return {
+    get(key) {
+      const at = buildDir();
+      if (at === null) return undefined;
+      readable ??= ownDirectory(at);
+      if (!readable) return undefined;
+      try {
+        return codeOf(readFileSync(join(at, entryName(key)), "utf8"), key);
+      } catch {
+        return undefined;
+      }
+    },
+    set(key, code) {
+      const at = buildDir();
+      if (at === null) return;
+      if (!ownDirectory(at)) {
+        try {
+          mkdirSync(root, { recursive: true, mode: 0o700 });
+          mkdirSync(at, { mode: 0o700 });
+        } catch {
+          return;
+        }
+        if (!ownDirectory(at)) return;
+        removeUnusedBuilds(root, basename(at));
+      }
+      readable = true;
+      const file = join(at, entryName(key));
+      const temporary = `${file}.${process.pid}.tmp`;
+      try {
+        // The code twice: an entry is used only when both copies agree, so a damaged byte is never run.
+        writeFileSync(temporary, JSON.stringify([key, code, code]), { mode: 0o600 });
+        renameSync(temporary, file);
+      } catch {
+        rmSync(temporary, { force: true });
+      }
+    },
+  };
+}
+
+function switchedOff(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0";
+}
+
+function cacheHome(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const xdg = env.XDG_CACHE_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) return xdg;
+  try {
+    const home = homedir();
+    return home === "" ? undefined : join(home, ".cache");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A name for the build the running bundle comes from: the names of its chunks (each carries a hash of its content,
+ * and the template compiler is in one of them) and the change time and size of dist/bin.cjs (rewritten by every
+ * build). Any rebuild or upgrade gets a directory of its own.
+ */
+function buildName(bundleFile: string): string | undefined {
+  const here = dirname(bundleFile);
+  const dist = basename(here) === "chunks" ? dirname(here) : here;
+  try {
+    const chunks = readdirSync(join(dist, "chunks")).sort();
+    const bin = statSync(join(dist, "bin.cjs"));
+    return `build-${hashText(`${chunks.join("\n")}\n${bin.ctimeMs}\n${bin.size}`)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry's code when it is one for `key` and whole, else undefined. */
+export function codeOf(text: string, key: string): string | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(entry) || entry.length !== 3 || entry[0] !== key) return undefined;
+  const [, code, copy] = entry as unknown[];
+  return typeof code === "string" && code === copy ? code : undefined;
+}
+
+/** The file an entry is kept in: a hash of its key (two keys that meet in one file only displace each other). */
+function entryName(key: string): string {
+  return `${hashText(key)}.json`;
+}
+
+/** 64 bits of two FNV-1a-style hashes with different multipliers, as 16 hex digits; not for security. */
+export function hashText(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * Whether `dir` is this user's own directory (not a link to one) that no one else may write to: code read from a
+ * directory someone else controls would be their code.
+ */
+function ownDirectory(dir: string): boolean {
+  try {
+    const stat = lstatSync(dir);
+    if (!stat.isDirectory()) return false;
+    if (typeof process.getuid !== "function") return true; // Windows: no owners and modes to check
+    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes the other builds' directories nothing was written to for a week (a new build is being started). */
+function removeUnusedBuilds(root: string, current: string): void {
+  try {
+    const now = Date.now();
+    for (const name of readdirSync(root)) {
+      if (name === current || !name.startsWith("build-")) continue;
+      const path = join(root, name);
+      if (now - lstatSync(path).mtimeMs > UNUSED_BUILD_MS) rmSync(path, { recursive: true, force: true });
+    }
+  } catch {
+    // A directory left behind costs only disk space.
+  }
+}
