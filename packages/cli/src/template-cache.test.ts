@@ -51,12 +51,18 @@ describe("openTemplateCache", () => {
     expect(openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.get(KEY)).toBe(CODE);
     const [build, files] = Object.entries(builds(home))[0]!;
     expect(build).toMatch(/^build-[0-9a-f]{16}$/);
-    expect(files).toEqual([`${hashText(KEY)}.json`]); // no temporary file left
+    expect(files).toEqual([`${hashText(KEY)}-${KEY.length.toString(36)}.json`]); // no temporary file left
     expect(statSync(join(home, "merge")).mode & 0o777).toBe(0o700);
     expect(statSync(join(home, "merge", "templates", build)).mode & 0o777).toBe(0o700);
     expect(statSync(join(home, "merge", "templates", build, files[0]!)).mode & 0o777).toBe(0o600);
-    // Another key is not there, whatever file it would be kept in.
+    // Another key is not there, whatever file it would be kept in; keys that meet in one file displace each other.
     expect(cache.get(`${KEY} `)).toBeUndefined();
+    const long = (middle: string) => `${"a".repeat(400)}${middle}${"z".repeat(400)}`;
+    cache.set(long("1"), CODE);
+    expect(cache.get(long("1"))).toBe(CODE);
+    expect(cache.get(long("2"))).toBeUndefined();
+    cache.set(long("2"), `${CODE}\n`);
+    expect([cache.get(long("1")), cache.get(long("2"))]).toEqual([undefined, `${CODE}\n`]);
   });
 
   it("is under ~/.cache without an absolute XDG_CACHE_HOME, and off when asked or when not the bundle", () => {

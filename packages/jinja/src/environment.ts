@@ -70,16 +70,19 @@ export interface CompiledTemplateStore {
 // Bumped when what a key covers changes.
 const KEY_FORMAT = "merge-jinja-1";
 
-/** The part of a stored template's key that is the same for every template of a renderer. */
-export function compiledKeyPrefix(names: CompileNames): string {
-  return JSON.stringify([
-    KEY_FORMAT,
-    names.saltTags !== false,
-    names.trimBlocks === true,
-    names.undefinedText === true,
-    [...names.filters].sort(),
-    [...names.tests].sort(),
-  ]);
+/**
+ * The part of a stored template's key that is the same for every template of a renderer: the options that change the
+ * code. The filters and tests a template may name come from the built-in tables, which `flavor` and `strictSalt`
+ * choose (and the engine's own code, which a store must not outlive, fixes).
+ */
+export function compiledKeyPrefix(options: {
+  readonly saltTags: boolean;
+  readonly strictSalt: boolean;
+  readonly trimBlocks: boolean;
+  readonly undefinedText: boolean;
+}): string {
+  const { saltTags, strictSalt, trimBlocks, undefinedText } = options;
+  return JSON.stringify([KEY_FORMAT, { saltTags, strictSalt, trimBlocks, undefinedText }]);
 }
 
 function compiledKey(prefix: string, name: string, text: string): string {

@@ -135,7 +135,14 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     undefinedText: undefinedText !== undefined,
   } satisfies CompileNames;
   env.pyCodeStore = options.compiledTemplates;
-  if (options.compiledTemplates !== undefined) env.pyNamesKey = compiledKeyPrefix(env.pyNames);
+  if (options.compiledTemplates !== undefined) {
+    env.pyNamesKey = compiledKeyPrefix({
+      saltTags: saltOn,
+      strictSalt: saltOn && options.strictSalt === true,
+      trimBlocks: options.trimBlocks === true,
+      undefinedText: undefinedText !== undefined,
+    });
+  }
   env.pyNoLoader = !saltOn;
   if (undefinedText !== undefined) {
     env.pyUndefinedText = (value: unknown, name: string): unknown =>
