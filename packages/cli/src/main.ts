@@ -3,6 +3,7 @@ import { EXIT_DATA, EXIT_OK, exitStatusForSignal, type HandledSignal } from "./c
 import { createOutputGuard } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { run } from "./run.js";
+import { standardStream, writeAllSync } from "./stdio.js";
 import { openTemplateCache } from "./template-cache.js";
 
 const SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
@@ -16,9 +17,12 @@ const SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
  * that has started is let finish first (a whole document, never a part).
  */
 export async function main(argv: readonly string[]): Promise<void> {
+  // Standard error that cannot be written to (closed, a full disk) leaves nowhere to report anything; the exit
+  // status still tells.
+  const stderr = standardStream(2, () => undefined);
   const guard = createOutputGuard({
     pauseAt: process.env.MERGE_TEST_PAUSE,
-    announce: (text) => process.stderr.write(text),
+    announce: (text) => stderr.stream().write(text),
   });
   // Nothing may reach the user as a raw stack trace, whatever went wrong and wherever.
   let crashed = false;
@@ -29,22 +33,19 @@ export async function main(argv: readonly string[]): Promise<void> {
     guard.interrupt();
     import("./report.js")
       .then(({ failureReport }) => {
-        process.stderr.write(failureReport(error, process.env, process.stderr.isTTY === true));
+        stderr.stream().write(failureReport(error, process.env, stderr.isTTY()));
       })
       .finally(() => process.exit(EXIT_DATA));
   };
   process.on("uncaughtException", crash);
   process.on("unhandledRejection", crash);
-  // Standard error that cannot be written to (closed, a full disk) leaves nowhere to report anything; the exit
-  // status still tells.
-  process.stderr.on("error", () => undefined);
   // A reader that goes away (`merge ... | head`) is not an error worth a message: stop quietly. Other failures are
   // reported by the write that met them (see writeOut).
   const quietExit = () => {
     guard.interrupt();
     process.exit(EXIT_OK);
   };
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  const stdout = standardStream(1, (error) => {
     if (error.code === "EPIPE") quietExit();
   });
 
@@ -74,23 +75,42 @@ export async function main(argv: readonly string[]): Promise<void> {
     writeOut: (text) =>
       new Promise((resolve, reject) => {
         if (text === "") return resolve();
+        if (stdout.plain) {
+          try {
+            writeAllSync(1, text);
+            return resolve();
+          } catch (error) {
+            return reportWriteError(error);
+          }
+        }
         writing++;
-        process.stdout.write(text, (error) => {
+        stdout.stream().write(text, (error) => {
           writing--;
           if (exitAfterWrite !== undefined && writing === 0) process.exit(exitAfterWrite);
           if (error === null || error === undefined) return resolve();
           if ((error as NodeJS.ErrnoException).code === "EPIPE") return quietExit();
+          reportWriteError(error);
+        });
+        function reportWriteError(error: unknown): void {
           import("./output-target.js").then(
-            ({ outputError }) => reject(outputError("standard output", error)),
+            ({ outputError }) => reject(outputError("standard output", error as Error)),
             reject,
           );
-        });
+        }
       }),
     writeErr: (text) => {
-      process.stderr.write(text);
+      if (!stderr.plain) {
+        stderr.stream().write(text);
+        return;
+      }
+      try {
+        writeAllSync(2, text);
+      } catch {
+        // As above: nowhere left to report it.
+      }
     },
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: stdout.isTTY(),
+    stderrIsTTY: stderr.isTTY(),
     outputGuard: guard,
   };
   const status = await run(argv, io);
@@ -103,13 +123,16 @@ export async function main(argv: readonly string[]): Promise<void> {
   // asynchronous) is let drain the ordinary way instead.
   setImmediate(() => {
     if (crashed || writing > 0) return;
-    if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit(status);
+    if (stdout.queued() === 0 && stderr.queued() === 0) process.exit(status);
   });
 }
 
 async function readStdin(): Promise<Uint8Array> {
   // Node reads a directory given as standard input (`merge docs - < /etc`) as empty; a shell's `cat` refuses it.
-  if (fstatSync(0).isDirectory()) throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
+  // (A BigInt stat: see stdio.ts; standard input is often a pipe, and modules may still be imported after it is read.)
+  if (fstatSync(0, { bigint: true }).isDirectory()) {
+    throw Object.assign(new Error("EISDIR"), { code: "EISDIR" });
+  }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

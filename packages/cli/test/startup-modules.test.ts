@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
-import { merge, PACKAGE_DIR, REPO, STACK_EXAMPLE_ARGS } from "./helpers.js";
+import { BIN, merge, PACKAGE_DIR, REPO, STACK_EXAMPLE_ARGS } from "./helpers.js";
 
 const DIST = join(PACKAGE_DIR, "dist");
 
@@ -63,6 +63,47 @@ describe("what the built command loads", () => {
       expect({ round, streams: loaded.includes("NativeModule internal/fs/streams") }).toEqual({
         round,
         streams: false,
+      });
+    }
+  });
+
+  it("writes standard output and error that are files without Node's streams for them, and all of it", () => {
+    // Node's stream for a file (what process.stdout is then) loads its modules on first use; a write to the file
+    // descriptor does what that stream would (src/stdio.ts). A warning goes to standard error in the same way.
+    const dir = mkdtempSync(join(tmpdir(), "merge-stdio-"));
+    const tree = join(REPO, "examples", "stack");
+    const list = join(dir, "modules.txt");
+    const hook = join(dir, "record.mjs");
+    writeFileSync(
+      hook,
+      'import { createRequire } from "node:module";\n' +
+        'const { writeFileSync } = createRequire(import.meta.url)("node:fs");\n' +
+        `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
+    );
+    const expected = merge(STACK_EXAMPLE_ARGS, { cwd: tree, binary: true });
+    const missing = merge([...STACK_EXAMPLE_ARGS, "nosuch.cfg"], { cwd: tree, binary: true });
+    expect(missing.stderr).toContain("nosuch.cfg");
+    for (const [name, args, want] of [
+      ["result", STACK_EXAMPLE_ARGS, expected],
+      ["warning", [...STACK_EXAMPLE_ARGS, "nosuch.cfg"], missing],
+    ] as const) {
+      const out = openSync(join(dir, `${name}.out`), "w");
+      const err = openSync(join(dir, `${name}.err`), "w");
+      const run = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: tree,
+        stdio: ["ignore", out, err],
+        env: { ...process.env, NODE_OPTIONS: `--import ${pathToFileURL(hook).href}` },
+      });
+      closeSync(out);
+      closeSync(err);
+      expect({ name, status: run.status }).toEqual({ name, status: want.status });
+      expect(readFileSync(join(dir, `${name}.out`), "utf8")).toBe(want.stdout);
+      expect(readFileSync(join(dir, `${name}.err`), "utf8")).toBe(want.stderr);
+      const loaded = readFileSync(list, "utf8").split("\n");
+      expect(loaded).toContain("NativeModule fs");
+      expect({ name, stream: loaded.includes("NativeModule internal/fs/sync_write_stream") }).toEqual({
+        name,
+        stream: false,
       });
     }
   });
