@@ -9,8 +9,11 @@ import { BIN, merge, PACKAGE_DIR, REPO, STACK_EXAMPLE_ARGS } from "./helpers.js"
 
 const DIST = join(PACKAGE_DIR, "dist");
 
-/** The Node built-in modules a run of the built command loaded (`process.moduleLoadList`), recorded at its exit. */
-function modulesLoaded(args: readonly string[], cwd: string, cacheHome?: string): string[] {
+/**
+ * A hook that records the Node built-in modules a run loaded (`process.moduleLoadList`) at its exit: `env` runs it,
+ * `read()` gives the last run's list.
+ */
+function moduleRecorder(): { env: Record<string, string>; read: () => string[] } {
   const dir = mkdtempSync(join(tmpdir(), "merge-modules-"));
   const list = join(dir, "modules.txt");
   const hook = join(dir, "record.mjs");
@@ -21,7 +24,15 @@ function modulesLoaded(args: readonly string[], cwd: string, cacheHome?: string)
       'const { writeFileSync } = createRequire(import.meta.url)("node:fs");\n' +
       `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
   );
-  const env = { NODE_OPTIONS: `--import ${pathToFileURL(hook).href}` };
+  return {
+    env: { NODE_OPTIONS: `--import ${pathToFileURL(hook).href}` },
+    read: () => readFileSync(list, "utf8").split("\n"),
+  };
+}
+
+/** The Node built-in modules a run of the built command loaded, recorded at its exit. */
+function modulesLoaded(args: readonly string[], cwd: string, cacheHome?: string): string[] {
+  const { env, read } = moduleRecorder();
   // With a cache home: the installed entry, bin/merge.cjs, and its compile cache (test/compile-cache.test.ts).
   const run =
     cacheHome === undefined
@@ -33,7 +44,7 @@ function modulesLoaded(args: readonly string[], cwd: string, cacheHome?: string)
         });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
-  return readFileSync(list, "utf8").split("\n");
+  return read();
 }
 
 // What the bundle does for start-up (rolldown.config.ts): built-ins taken with require(), without an ES-module face,
@@ -72,14 +83,7 @@ describe("what the built command loads", () => {
     // descriptor does what that stream would (src/stdio.ts). A warning goes to standard error in the same way.
     const dir = mkdtempSync(join(tmpdir(), "merge-stdio-"));
     const tree = join(REPO, "examples", "stack");
-    const list = join(dir, "modules.txt");
-    const hook = join(dir, "record.mjs");
-    writeFileSync(
-      hook,
-      'import { createRequire } from "node:module";\n' +
-        'const { writeFileSync } = createRequire(import.meta.url)("node:fs");\n' +
-        `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
-    );
+    const recorder = moduleRecorder();
     const expected = merge(STACK_EXAMPLE_ARGS, { cwd: tree, binary: true });
     const missing = merge([...STACK_EXAMPLE_ARGS, "nosuch.cfg"], { cwd: tree, binary: true });
     expect(missing.stderr).toContain("nosuch.cfg");
@@ -92,14 +96,14 @@ describe("what the built command loads", () => {
       const run = spawnSync(process.execPath, [BIN, ...args], {
         cwd: tree,
         stdio: ["ignore", out, err],
-        env: { ...process.env, NODE_OPTIONS: `--import ${pathToFileURL(hook).href}` },
+        env: { ...process.env, ...recorder.env },
       });
       closeSync(out);
       closeSync(err);
       expect({ name, status: run.status }).toEqual({ name, status: want.status });
       expect(readFileSync(join(dir, `${name}.out`), "utf8")).toBe(want.stdout);
       expect(readFileSync(join(dir, `${name}.err`), "utf8")).toBe(want.stderr);
-      const loaded = readFileSync(list, "utf8").split("\n");
+      const loaded = recorder.read();
       expect(loaded).toContain("NativeModule fs");
       expect({ name, stream: loaded.includes("NativeModule internal/fs/sync_write_stream") }).toEqual({
         name,
