@@ -1,6 +1,6 @@
 import type { TraceEvent } from "@merge/core";
 import type { ExplainDocument } from "@merge/explain";
-import type { CompiledTemplateStore } from "@merge/source-stack";
+import type { CompiledTemplateStore, ParsedDocumentStore } from "@merge/source-stack";
 import type { OutputGuard } from "./interrupt.js";
 
 /** What the CLI touches of the outside world, so `run` can be driven by tests without a process. */
@@ -38,10 +38,15 @@ export interface CliIO {
    */
   readonly capture?: (result: CapturedResult) => void;
   /**
-   * Where stack loads keep compiled templates between runs (`main` passes the on-disk cache of template-cache.ts);
+   * Where stack loads keep compiled templates between runs (`main` passes the on-disk cache of build-cache.ts);
    * without it every run compiles the templates it renders.
    */
   readonly compiledTemplates?: CompiledTemplateStore;
+  /**
+   * Where stack loads keep parsed plain YAML files between runs (`main` passes the on-disk cache of build-cache.ts);
+   * without it every run parses the files it reads.
+   */
+  readonly parsedDocuments?: ParsedDocumentStore;
 }
 
 /** A place a command looked for input (see `CliIO.onSearch`). */

@@ -4,7 +4,7 @@ import { createOutputGuard } from "./interrupt.js";
 import type { CliIO } from "./io.js";
 import { run } from "./run.js";
 import { standardStream, writeAllSync } from "./stdio.js";
-import { openTemplateCache } from "./template-cache.js";
+import { openBuildCache } from "./build-cache.js";
 
 const SIGNALS: readonly HandledSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
@@ -70,7 +70,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   const io: CliIO = {
     cwd: process.cwd(),
     env: process.env,
-    compiledTemplates: openTemplateCache(process.env),
+    compiledTemplates: openBuildCache(process.env, "templates"),
+    parsedDocuments: openBuildCache(process.env, "documents"),
     readStdin,
     writeOut: (text) =>
       new Promise((resolve, reject) => {

@@ -257,7 +257,7 @@ describe.runIf(NODE_HAS_CACHE)("bin/merge.cjs on a Node with module.enableCompil
   });
 });
 
-/** The compiled-template entries of a cache home (src/template-cache.ts): path, and template name from the key. */
+/** The compiled-template entries of a cache home (src/build-cache.ts): path, and template name from the key. */
 function templateEntries(home: string): { path: string; name: string; key: string; code: string }[] {
   const root = join(home, "merge", "templates");
   return readdirSync(root).flatMap((build) =>
@@ -313,5 +313,72 @@ describe("compiled templates kept between runs", () => {
     );
     expect(plugin.stdout).toBe(uncached().stdout);
     expect(existsSync(join(home, "merge", "templates"))).toBe(false);
+  });
+});
+
+/** A stack whose one file is plain YAML large enough to be kept parsed (8 KB or more), and a small templated one. */
+function bigPlainTree(): string {
+  const dir = mkdtempSync(join(tmpdir(), "merge-cc-docs-"));
+  const lines = Array.from(
+    { length: 400 },
+    (_, i) => `  pkg_${i}: {version: '1.${i}', pinned: ${i % 2 === 0}}`,
+  );
+  writeFileSync(join(dir, "stack.cfg"), "packages.yml\nhost.yml\n");
+  writeFileSync(join(dir, "packages.yml"), `packages:\n${lines.join("\n")}\nrelease: 2024-01-02\n`);
+  writeFileSync(join(dir, "host.yml"), "host: {{ minion_id }}\nsecret: {{ pillar['secret'] }}\n");
+  writeFileSync(join(dir, "pillar.json"), JSON.stringify({ secret: "hunter2" }));
+  return dir;
+}
+
+/** The parsed-document entries of a cache home: path, key (whose end is the text) and the stored value. */
+function documentEntries(home: string): { path: string; key: string; value: string }[] {
+  const root = join(home, "merge", "documents");
+  return readdirSync(root).flatMap((build) =>
+    readdirSync(join(root, build)).map((file) => {
+      const path = join(root, build, file);
+      const [key, value] = JSON.parse(readFileSync(path, "utf8")) as [string, string, string];
+      return { path, key, value };
+    }),
+  );
+}
+
+describe("parsed YAML kept between runs", () => {
+  const args = ["stack", "stack.cfg", "--minion-id", "web1", "--pillar", "pillar.json", "--format", "json"];
+
+  it("a large plain file is stored once parsed and read back by the next run; a rendered one never is", () => {
+    const tree = bigPlainTree();
+    const home = freshHome();
+    const plain = run(args, { XDG_CACHE_HOME: home, MERGE_NO_COMPILE_CACHE: "1" }, tree);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain('"pkg_399"');
+    expect(run(args, { XDG_CACHE_HOME: home }, tree)).toEqual(plain);
+    const stored = documentEntries(home);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.key.endsWith("release: 2024-01-02")).toBe(true);
+    expect(statSync(join(home, "merge", "documents")).mode & 0o777).toBe(0o700);
+    expect(statSync(stored[0]!.path).mode & 0o777).toBe(0o600);
+    const all = readdirSync(join(home, "merge", "documents"), { recursive: true, encoding: "utf8" })
+      .map((name) => join(home, "merge", "documents", name))
+      .filter((path) => statSync(path).isFile())
+      .map((path) => readFileSync(path, "utf8"))
+      .join("\n");
+    expect(all).not.toContain("hunter2");
+    // The stored value is what the next run reads: one changed by hand (both copies) shows in the output.
+    const changed = stored[0]!.value.replace('"1.7"', '"from the store"');
+    expect(changed).not.toBe(stored[0]!.value);
+    writeFileSync(stored[0]!.path, JSON.stringify([stored[0]!.key, changed, changed]));
+    const again = run(args, { XDG_CACHE_HOME: home }, tree);
+    expect(again.stdout).toBe(plain.stdout.replace('"1.7"', '"from the store"'));
+    // A damaged entry (copies that differ) is parsed afresh and written again whole.
+    writeFileSync(stored[0]!.path, JSON.stringify([stored[0]!.key, changed, stored[0]!.value]));
+    expect(run(args, { XDG_CACHE_HOME: home }, tree)).toEqual(plain);
+    expect(documentEntries(home)[0]!.value).toBe(stored[0]!.value);
+  });
+
+  it("MERGE_NO_COMPILE_CACHE=1 stores nothing", () => {
+    const tree = bigPlainTree();
+    const home = freshHome();
+    expect(run(args, { XDG_CACHE_HOME: home, MERGE_NO_COMPILE_CACHE: "1" }, tree).status).toBe(0);
+    expect(existsSync(join(home, "merge", "documents"))).toBe(false);
   });
 });

@@ -29,7 +29,7 @@ import { fromWire, toWire, type WireValue } from "./wire.js";
 export interface StackBatchOptions
   extends Omit<
     StackLoaderOptions,
-    "functions" | "registry" | "renderer" | "onWarning" | "compiledTemplates"
+    "functions" | "registry" | "renderer" | "onWarning" | "compiledTemplates" | "parsedDocuments"
   > {
   /** Worker threads to use. Default: one per core, at most one per 25 hosts; 0 or 1 renders in this thread. */
   readonly workers?: number;

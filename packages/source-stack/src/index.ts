@@ -22,6 +22,7 @@ export {
   configItems,
   createStackLoader,
   loadStack,
+  type ParsedDocumentStore,
   type SaltFunction,
   type StackHost,
   type StackLoader,

@@ -14,6 +14,7 @@ export { pythonFloatRepr } from "./pyfloat.js";
 export { type LoadYaml12Options, loadYaml12 } from "./yaml12.js";
 export { resolvePlain } from "./resolver.js";
 export type { YamlFlavor } from "./scalars.js";
+export { decodeYamlValue, encodeYamlValue, STORED_VALUE_FORMAT } from "./stored-value.js";
 export { YamlTimestamp } from "./timestamp.js";
 export { type DumpPreset, type DumpYamlOptions, dumpYaml } from "./dump.js";
 export { sortedKeys } from "./represent.js";

@@ -114,16 +114,19 @@ export function noteSearches(io: CliIO, base: string, searched: readonly StackLo
 }
 
 /**
- * What every stack load of a command gets from the process: the cache of compiled templates, and the callbacks that
- * tell `--watch` what a load reads and looks for as it goes: so a load that fails still has its files watched (the
- * one that broke it too), and a `--minions` batch watches what every host read. `base` is the directory the loader
- * resolves against. No callbacks without `--watch`.
+ * What every stack load of a command gets from the process: the caches of compiled templates and parsed plain files,
+ * and the callbacks that tell `--watch` what a load reads and looks for as it goes: so a load that fails still has
+ * its files watched (the one that broke it too), and a `--minions` batch watches what every host read. `base` is the
+ * directory the loader resolves against. No callbacks without `--watch`.
  */
 export function stackLoaderHooks(
   io: CliIO,
   base: string,
-): Pick<StackLoaderOptions, "onFile" | "onLookup" | "compiledTemplates"> {
-  const cache = io.compiledTemplates === undefined ? {} : { compiledTemplates: io.compiledTemplates };
+): Pick<StackLoaderOptions, "onFile" | "onLookup" | "compiledTemplates" | "parsedDocuments"> {
+  const cache = {
+    ...(io.compiledTemplates === undefined ? {} : { compiledTemplates: io.compiledTemplates }),
+    ...(io.parsedDocuments === undefined ? {} : { parsedDocuments: io.parsedDocuments }),
+  };
   if (io.onFile === undefined && io.onSearch === undefined) return cache;
   return {
     ...cache,

@@ -1,12 +1,15 @@
-// Compiled templates kept between runs of the bundled command (`CompiledTemplateStore` of @merge/jinja). Compiling
-// a PillarStack file's Jinja into JavaScript costs about a millisecond while the compiler is still cold; a one-host
-// `merge stack` compiles five or six, a batch every file of the tree. A later run reads the code instead.
+// What the bundled command keeps between runs, besides V8's compiled code (bin/compile-cache.cjs):
+// - `templates`: compiled Jinja templates (`CompiledTemplateStore` of @merge/jinja). Compiling a PillarStack file's
+//   Jinja into JavaScript costs about a millisecond while the compiler is still cold; a one-host `merge stack`
+//   compiles five or six, a batch every file of the tree. A later run reads the code instead.
+// - `documents`: parsed plain YAML files of a stack (`parsedDocuments` of @merge/source-stack). Parsing a one-host
+//   run's ten plain files costs 4-5 ms while the parser is cold; reading them back about 1 ms.
 //
-// Where: `$XDG_CACHE_HOME/merge/templates` (else `~/.cache/merge/templates`), one directory per build of the bundle,
-// a file per template. The code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the
-// directory must be the user's own and writable by no one else, entries are written whole (a temporary file renamed)
-// and used only whole, and every failure to read or write only means compiling. MERGE_NO_COMPILE_CACHE=1 (or
-// NODE_DISABLE_COMPILE_CACHE=1) turns it off with the V8 cache.
+// Where: `$XDG_CACHE_HOME/merge/KIND` (else `~/.cache/merge/KIND`), one directory per build of the bundle, a file per
+// entry. Template code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the directory must
+// be the user's own and writable by no one else, entries are written whole (a temporary file renamed) and used only
+// whole, and every failure to read or write only means compiling or parsing. MERGE_NO_COMPILE_CACHE=1 (or
+// NODE_DISABLE_COMPILE_CACHE=1) turns both off with the V8 cache.
 import {
   lstatSync,
   mkdirSync,
@@ -20,26 +23,36 @@ import {
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CompiledTemplateStore } from "@merge/source-stack";
+
+/** A key-value store of texts: `CompiledTemplateStore` of @merge/jinja and `ParsedDocumentStore` of @merge/source-stack. */
+export interface BuildCache {
+  get(key: string): string | undefined;
+  set(key: string, value: string): void;
+}
+
+/** What a cache holds; each kind has a directory of its own under `merge/`. */
+export type BuildCacheKind = "templates" | "documents";
 
 /** A build directory nobody has written to for this long belongs to a release no longer run; it is removed. */
 const UNUSED_BUILD_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * The compiled-template cache of the bundle `bundleFile` belongs to (dist/bin.cjs or one of its chunks), or undefined
- * when it is off: turned off by the environment, no cache home, or not running from the bundle (with `--plugin` the
- * unbundled modules run, and nothing ties their code to a build). Nothing is read or written before the first use.
+ * The cache of `kind` for the build the bundle `bundleFile` belongs to (dist/bin.cjs or one of its chunks), or
+ * undefined when it is off: turned off by the environment, no cache home, or not running from the bundle (with
+ * `--plugin` the unbundled modules run, and nothing ties their code to a build). Nothing is read or written before
+ * the first use.
  */
-export function openTemplateCache(
+export function openBuildCache(
   env: Readonly<Record<string, string | undefined>>,
+  kind: BuildCacheKind,
   bundleFile: string = fileURLToPath(import.meta.url),
-): CompiledTemplateStore | undefined {
+): BuildCache | undefined {
   if (switchedOff(env.MERGE_NO_COMPILE_CACHE) || switchedOff(env.NODE_DISABLE_COMPILE_CACHE))
     return undefined;
   if (!bundleFile.endsWith(".cjs")) return undefined;
   const home = cacheHome(env);
   if (home === undefined) return undefined;
-  const root = join(home, "merge", "templates");
+  const root = join(home, "merge", kind);
   // The build's directory, once known; null when the bundle cannot be identified.
   let dir: string | null | undefined;
   const buildDir = (): string | null => {
@@ -57,12 +70,12 @@ export function openTemplateCache(
       readable ??= ownDirectory(at);
       if (!readable) return undefined;
       try {
-        return codeOf(readFileSync(join(at, entryName(key)), "utf8"), key);
+        return entryValue(readFileSync(join(at, entryName(key)), "utf8"), key);
       } catch {
         return undefined;
       }
     },
-    set(key, code) {
+    set(key, value) {
       const at = buildDir();
       if (at === null) return;
       if (!ownDirectory(at)) {
@@ -79,8 +92,8 @@ export function openTemplateCache(
       const file = join(at, entryName(key));
       const temporary = `${file}.${process.pid}.tmp`;
       try {
-        // The code twice: an entry is used only when both copies agree, so a damaged byte is never run.
-        writeFileSync(temporary, JSON.stringify([key, code, code]), { mode: 0o600 });
+        // The value twice: an entry is used only when both copies agree, so a damaged byte is never run or read.
+        writeFileSync(temporary, JSON.stringify([key, value, value]), { mode: 0o600 });
         renameSync(temporary, file);
       } catch {
         rmSync(temporary, { force: true });
@@ -121,8 +134,8 @@ function buildName(bundleFile: string): string | undefined {
   }
 }
 
-/** An entry's code when it is one for `key` and whole, else undefined. */
-export function codeOf(text: string, key: string): string | undefined {
+/** An entry's value when it is one for `key` and whole, else undefined. */
+export function entryValue(text: string, key: string): string | undefined {
   let entry: unknown;
   try {
     entry = JSON.parse(text);
@@ -130,8 +143,8 @@ export function codeOf(text: string, key: string): string | undefined {
     return undefined;
   }
   if (!Array.isArray(entry) || entry.length !== 3 || entry[0] !== key) return undefined;
-  const [, code, copy] = entry as unknown[];
-  return typeof code === "string" && code === copy ? code : undefined;
+  const [, value, copy] = entry as unknown[];
+  return typeof value === "string" && value === copy ? value : undefined;
 }
 
 /**

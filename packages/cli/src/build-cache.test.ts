@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { codeOf, hashText, openTemplateCache } from "./template-cache.js";
+import { entryValue, hashText, openBuildCache } from "./build-cache.js";
 
 const fresh = (prefix: string) => mkdtempSync(join(tmpdir(), `merge-tc-${prefix}-`));
 
@@ -38,17 +38,17 @@ function builds(home: string): Record<string, string[]> {
   return out;
 }
 
-describe("openTemplateCache", () => {
+describe("openBuildCache", () => {
   it("gives back what was stored, from a 0700 directory of the build with 0600 entries", () => {
     const home = fresh("home");
     const chunk = bundle();
-    const cache = openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!;
+    const cache = openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!;
     expect(cache.get(KEY)).toBeUndefined();
     expect(existsSync(join(home, "merge"))).toBe(false); // nothing is made by reading
     cache.set(KEY, CODE);
     expect(cache.get(KEY)).toBe(CODE);
     // Another process of the same build reads it.
-    expect(openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.get(KEY)).toBe(CODE);
+    expect(openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!.get(KEY)).toBe(CODE);
     const [build, files] = Object.entries(builds(home))[0]!;
     expect(build).toMatch(/^build-[0-9a-f]{16}$/);
     expect(files).toEqual([`${hashText(KEY)}-${KEY.length.toString(36)}.json`]); // no temporary file left
@@ -65,6 +65,20 @@ describe("openTemplateCache", () => {
     expect([cache.get(long("1")), cache.get(long("2"))]).toEqual([undefined, `${CODE}\n`]);
   });
 
+  it("keeps each kind in a directory of its own: a template's entry is not a document's", () => {
+    const home = fresh("kinds");
+    const chunk = bundle();
+    openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!.set(KEY, CODE);
+    const documents = openBuildCache({ XDG_CACHE_HOME: home }, "documents", chunk)!;
+    expect(documents.get(KEY)).toBeUndefined();
+    documents.set(KEY, '["d", "a", 1]');
+    expect(openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!.get(KEY)).toBe(CODE);
+    expect(openBuildCache({ XDG_CACHE_HOME: home }, "documents", chunk)!.get(KEY)).toBe('["d", "a", 1]');
+    const [build] = Object.keys(builds(home));
+    expect(readdirSync(join(home, "merge", "documents", build!))).toHaveLength(1);
+    expect(statSync(join(home, "merge", "documents", build!)).mode & 0o777).toBe(0o700);
+  });
+
   it("is under ~/.cache without an absolute XDG_CACHE_HOME, and off when asked or when not the bundle", () => {
     const chunk = bundle();
     const user = fresh("user");
@@ -72,30 +86,34 @@ describe("openTemplateCache", () => {
     const home = process.env.HOME;
     process.env.HOME = user;
     try {
-      openTemplateCache({ XDG_CACHE_HOME: "relative" }, chunk)!.set(KEY, CODE);
+      openBuildCache({ XDG_CACHE_HOME: "relative" }, "templates", chunk)!.set(KEY, CODE);
     } finally {
       process.env.HOME = home;
     }
     expect(readdirSync(join(user, ".cache", "merge", "templates"))).toHaveLength(1);
     for (const name of ["MERGE_NO_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE"]) {
-      expect(openTemplateCache({ XDG_CACHE_HOME: user, [name]: "1" }, chunk)).toBeUndefined();
-      expect(openTemplateCache({ XDG_CACHE_HOME: user, [name]: "0" }, chunk)).toBeDefined();
+      expect(openBuildCache({ XDG_CACHE_HOME: user, [name]: "1" }, "templates", chunk)).toBeUndefined();
+      expect(openBuildCache({ XDG_CACHE_HOME: user, [name]: "0" }, "templates", chunk)).toBeDefined();
     }
     // The unbundled modules (`--plugin`): nothing ties their code to a build.
-    expect(openTemplateCache({ XDG_CACHE_HOME: user }, "/usr/lib/merge/dist/main.js")).toBeUndefined();
+    expect(
+      openBuildCache({ XDG_CACHE_HOME: user }, "templates", "/usr/lib/merge/dist/main.js"),
+    ).toBeUndefined();
   });
 
   it("another build (a chunk renamed by a change of its content, a rewritten bin.cjs) starts empty", () => {
     const home = fresh("home");
     const chunk = bundle("pillarstack-Aaaa1111.cjs");
-    openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.set(KEY, CODE);
+    openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!.set(KEY, CODE);
     const dist = join(chunk, "..", "..");
     renameSync(chunk, join(dist, "chunks", "pillarstack-Bbbb2222.cjs"));
     const rebuilt = join(dist, "chunks", "pillarstack-Bbbb2222.cjs");
-    expect(openTemplateCache({ XDG_CACHE_HOME: home }, rebuilt)!.get(KEY)).toBeUndefined();
-    openTemplateCache({ XDG_CACHE_HOME: home }, rebuilt)!.set(KEY, CODE);
+    expect(openBuildCache({ XDG_CACHE_HOME: home }, "templates", rebuilt)!.get(KEY)).toBeUndefined();
+    openBuildCache({ XDG_CACHE_HOME: home }, "templates", rebuilt)!.set(KEY, CODE);
     writeFileSync(join(dist, "bin.cjs"), "// bin, rebuilt");
-    expect(openTemplateCache({ XDG_CACHE_HOME: home }, join(dist, "bin.cjs"))!.get(KEY)).toBeUndefined();
+    expect(
+      openBuildCache({ XDG_CACHE_HOME: home }, "templates", join(dist, "bin.cjs"))!.get(KEY),
+    ).toBeUndefined();
     expect(Object.keys(builds(home))).toHaveLength(2);
   });
 
@@ -108,7 +126,7 @@ describe("openTemplateCache", () => {
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60 * 1000);
     utimesSync(join(root, "build-0000000000000old"), eightDaysAgo, eightDaysAgo);
     utimesSync(join(root, "not-a-build"), eightDaysAgo, eightDaysAgo);
-    openTemplateCache({ XDG_CACHE_HOME: home }, bundle())!.set(KEY, CODE);
+    openBuildCache({ XDG_CACHE_HOME: home }, "templates", bundle())!.set(KEY, CODE);
     const left = readdirSync(root);
     expect(left).not.toContain("build-0000000000000old");
     expect(left).toContain("build-0000000000recent");
@@ -117,42 +135,42 @@ describe("openTemplateCache", () => {
   });
 
   it("uses an entry only whole: both copies of the code alike and the key its own", () => {
-    expect(codeOf(JSON.stringify([KEY, CODE, CODE]), KEY)).toBe(CODE);
-    expect(codeOf(JSON.stringify([KEY, CODE, CODE.replace("root", "r00t")]), KEY)).toBeUndefined();
-    expect(codeOf(JSON.stringify([`${KEY}x`, CODE, CODE]), KEY)).toBeUndefined();
-    expect(codeOf(JSON.stringify([KEY, CODE]), KEY)).toBeUndefined();
-    expect(codeOf(JSON.stringify([KEY, 1, 1]), KEY)).toBeUndefined();
-    expect(codeOf(JSON.stringify([KEY, CODE, CODE]).slice(0, -10), KEY)).toBeUndefined();
+    expect(entryValue(JSON.stringify([KEY, CODE, CODE]), KEY)).toBe(CODE);
+    expect(entryValue(JSON.stringify([KEY, CODE, CODE.replace("root", "r00t")]), KEY)).toBeUndefined();
+    expect(entryValue(JSON.stringify([`${KEY}x`, CODE, CODE]), KEY)).toBeUndefined();
+    expect(entryValue(JSON.stringify([KEY, CODE]), KEY)).toBeUndefined();
+    expect(entryValue(JSON.stringify([KEY, 1, 1]), KEY)).toBeUndefined();
+    expect(entryValue(JSON.stringify([KEY, CODE, CODE]).slice(0, -10), KEY)).toBeUndefined();
     // Through the cache: a damaged byte in the entry's file, and the entry is not used (and is written again).
     const home = fresh("home");
     const chunk = bundle();
-    const cache = openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!;
+    const cache = openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!;
     cache.set(KEY, CODE);
     const [build, [file]] = Object.entries(builds(home))[0]!;
     const path = join(home, "merge", "templates", build, file!);
     const text = readFileSync(path, "utf8");
     const at = text.lastIndexOf("root");
     writeFileSync(path, `${text.slice(0, at)}R${text.slice(at + 1)}`);
-    expect(openTemplateCache({ XDG_CACHE_HOME: home }, chunk)!.get(KEY)).toBeUndefined();
+    expect(openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!.get(KEY)).toBeUndefined();
   });
 
   it("neither reads nor writes a directory others may write to or that is a link, and fails silently", () => {
     const chunk = bundle();
     const shared = fresh("shared");
-    const cache = openTemplateCache({ XDG_CACHE_HOME: shared }, chunk)!;
+    const cache = openBuildCache({ XDG_CACHE_HOME: shared }, "templates", chunk)!;
     cache.set(KEY, CODE);
     const [build] = Object.keys(builds(shared));
     const dir = join(shared, "merge", "templates", build!);
     chmodSync(dir, 0o777);
-    expect(openTemplateCache({ XDG_CACHE_HOME: shared }, chunk)!.get(KEY)).toBeUndefined();
-    openTemplateCache({ XDG_CACHE_HOME: shared }, chunk)!.set("another", CODE);
+    expect(openBuildCache({ XDG_CACHE_HOME: shared }, "templates", chunk)!.get(KEY)).toBeUndefined();
+    openBuildCache({ XDG_CACHE_HOME: shared }, "templates", chunk)!.set("another", CODE);
     expect(readdirSync(dir)).toHaveLength(1);
 
     const linked = fresh("linked");
     const target = fresh("target");
     mkdirSync(join(linked, "merge", "templates"), { recursive: true });
     symlinkSync(target, join(linked, "merge", "templates", build!));
-    const throughLink = openTemplateCache({ XDG_CACHE_HOME: linked }, chunk)!;
+    const throughLink = openBuildCache({ XDG_CACHE_HOME: linked }, "templates", chunk)!;
     throughLink.set(KEY, CODE);
     expect(throughLink.get(KEY)).toBeUndefined();
     expect(readdirSync(target)).toEqual([]);
@@ -160,7 +178,7 @@ describe("openTemplateCache", () => {
     // The cache home is a file: nothing can be made there, and nothing is thrown.
     const file = join(fresh("file"), "file");
     writeFileSync(file, "");
-    const nowhere = openTemplateCache({ XDG_CACHE_HOME: file }, chunk)!;
+    const nowhere = openBuildCache({ XDG_CACHE_HOME: file }, "templates", chunk)!;
     nowhere.set(KEY, CODE);
     expect(nowhere.get(KEY)).toBeUndefined();
   });
