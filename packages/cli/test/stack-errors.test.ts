@@ -60,7 +60,7 @@ describe("a template error in a stack file", () => {
     const run = merge(["stack", "tpl.cfg", "--minion-id", "m1", "--pillar", "pillar.yml"], { cwd: dir });
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      "error: tpl.yml:2:22: 'pillar.ports' is undefined [TEMPLATE_RENDER]\n" +
+      "error: tpl.yml:2:22: 'dict object' has no attribute 'ports' [TEMPLATE_RENDER]\n" +
         "    2 | port: {{ pillar.ports.first }}\n" +
         "      |                      ^\n",
     );
@@ -70,7 +70,7 @@ describe("a template error in a stack file", () => {
     const run = merge(["stack", "tpl.cfg", "--minions", "hosts.yml"], { cwd: dir });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
-      "m1: error: tpl.yml:2:22: 'pillar.ports' is undefined [TEMPLATE_RENDER]\n" +
+      "m1: error: tpl.yml:2:22: 'dict object' has no attribute 'ports' [TEMPLATE_RENDER]\n" +
         "    2 | port: {{ pillar.ports.first }}\n",
     );
     expect(run.stderr).not.toContain("topsecretpw");

@@ -53,6 +53,8 @@ function describe(node: NjAny): string {
 
 /** The render's resource account (budget.ts), as compiled code reaches it. */
 const ACCOUNT = "env.pyState.account";
+/** The render's state (RenderState of environment.ts), as compiled code reaches it. */
+const STATE = "env.pyState";
 
 /** Whether a call's arguments hold a `*` or `**` splat. */
 function hasSplat(args: NjAny): boolean {
@@ -330,18 +332,20 @@ class PyCompiler extends BaseCompiler {
     this._emit("])");
   }
 
+  // Lookups get the render's state, where one that finds nothing is noted: using its undefined value then raises
+  // Jinja's message (`'dict object' has no attribute 'x'`), see LookupMiss in errors.ts.
   compileLookupVal(node: NjAny, frame: NjAny): void {
     this._emit("runtime.pyGetitem(");
     this.compile(node.target, frame);
     this._emit(", ");
     this.compile(node.val, frame);
-    this._emit(`, ${str(describe(node.target))})`);
+    this._emit(`, ${str(describe(node.target))}, ${STATE}, ${str(describe(node))})`);
   }
 
   compilePyAttr(node: NjAny, frame: NjAny): void {
     this._emit("runtime.pyGetattr(");
     this.compile(node.target, frame);
-    this._emit(`, ${str(String(node.val.value))}, ${str(describe(node.target))})`);
+    this._emit(`, ${str(String(node.val.value))}, ${str(describe(node.target))}, ${STATE})`);
   }
 
   compilePySlice(node: NjAny, frame: NjAny): void {
@@ -352,7 +356,7 @@ class PyCompiler extends BaseCompiler {
       if (part === null || part === undefined) this._emit("null");
       else this.compile(part, frame);
     }
-    this._emit(")");
+    this._emit(`, ${str(describe(node.target))}, ${STATE})`);
   }
 
   compileFunCall(node: NjAny, frame: NjAny): void {
@@ -368,7 +372,7 @@ class PyCompiler extends BaseCompiler {
       this.compile(callee.target, frame);
       this._emit(`, ${str(String(callee.val.value))}, `);
       this.compileArgList(node.args, frame);
-      this._emit(`, ${str(describe(callee.target))}, ${ACCOUNT}))`);
+      this._emit(`, ${str(describe(callee.target))}, ${STATE}))`);
       return;
     }
     this._emit("runtime.pyCall(");

@@ -6,7 +6,7 @@ import { isAbsolute, join, resolve, sep } from "node:path";
 import { parseJson, PyDict } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
-import { TemplateProblem } from "./errors.js";
+import { type LookupMiss, TemplateProblem } from "./errors.js";
 import { isInside, readTemplateText, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { pyStr } from "./pyvalues.js";
@@ -67,8 +67,8 @@ export interface CompiledTemplateStore {
   set(key: string, code: string): void;
 }
 
-// Bumped when what a key covers changes.
-const KEY_FORMAT = "merge-jinja-1";
+// Bumped when what a key covers, or the form of the code compiled for it, changes.
+const KEY_FORMAT = "merge-jinja-2";
 
 /**
  * The part of a stored template's key that is the same for every template of a renderer: the options that change the
@@ -146,6 +146,8 @@ export interface RenderState {
   session: Map<string, string> | undefined;
   /** What this render has spent of its limits. */
   account: RenderAccount;
+  /** The last lookup that found nothing, for Jinja's message when its undefined value is used (errors.ts). */
+  miss?: LookupMiss;
 }
 
 export class PyEnvironment extends NjEnvironment {

@@ -35,6 +35,44 @@ export function undefinedError(what: string): TemplateProblem {
   return new TemplateProblem(`'${what}' is undefined`);
 }
 
+/**
+ * The last lookup of a render that found nothing on an existing value (`pillar.x` on a dict without `x`): the text
+ * of the expression, the value looked in and the attribute name or key. An undefined value made that way is, in
+ * Jinja, an `Undefined` that remembers both, and using it raises their message rather than `'pillar.x' is undefined`.
+ */
+export interface LookupMiss {
+  readonly desc: string;
+  readonly obj: unknown;
+  readonly name: unknown;
+}
+
+/**
+ * The UndefinedError for using the undefined value of expression `desc`: Jinja's message for a lookup that missed
+ * (`'dict object' has no attribute 'x'`, `list object has no element 5`) when `miss` is that expression's, else
+ * `'desc' is undefined`. `typeRepr` and `repr` are Jinja's `object_type_repr` and Python's `repr`.
+ */
+export function undefinedUse(
+  desc: string,
+  miss: LookupMiss | undefined,
+  typeRepr: (value: unknown) => string,
+  repr: (value: unknown) => string,
+): TemplateProblem {
+  if (miss === undefined || miss.desc !== desc) return undefinedError(desc);
+  return new TemplateProblem(missMessage(miss.obj, miss.name, typeRepr, repr));
+}
+
+/** Jinja's `Undefined._undefined_message` for a value that has no attribute or element `name`. */
+export function missMessage(
+  obj: unknown,
+  name: unknown,
+  typeRepr: (value: unknown) => string,
+  repr: (value: unknown) => string,
+): string {
+  return typeof name === "string"
+    ? `${repr(typeRepr(obj))} has no attribute ${repr(name)}`
+    : `${typeRepr(obj)} has no element ${repr(name)}`;
+}
+
 export function typeError(message: string): TemplateProblem {
   return new TemplateProblem(`TypeError: ${message}`);
 }

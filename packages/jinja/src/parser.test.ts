@@ -14,3 +14,22 @@ describe("comment delimiters", () => {
     expect(failure(() => renderCase("text {# open")).code).toBe("TEMPLATE_SYNTAX");
   });
 });
+
+describe("adjacent string literals", () => {
+  // Jinja 3.1.6's output for each (recorded with Python's jinja2): its parser joins them, as Python does.
+  it.each([
+    [`{{ "a" "b" }}`, "ab"],
+    [`{{ "a" 'b' ~ "c" }}`, "abc"],
+    [`{{ ("a" "b")|upper }}`, "AB"],
+    ["{{ 'x' 'y' 'z' }}", "xyz"],
+    ["{% set v = 'p' 'q' %}{{ v }}", "pq"],
+    ["{{ ['a' 'b', 'c'] }}", "['ab', 'c']"],
+    ["{{ {'k' 'ey': 1} }}", "{'key': 1}"],
+    ["{{ 'a' 'b' in 'xaby' }}", "True"],
+    ["{{ 'a''b' }}", "ab"],
+    ["{{ 'a'\n'b' }}", "ab"],
+    [`{{ 'é' "\\u00e9" }}`, "éé"],
+  ])("%s is %s", (template, expected) => {
+    expect(renderCase(template)).toBe(expected);
+  });
+});

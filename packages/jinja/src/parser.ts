@@ -269,6 +269,15 @@ class PyParser extends BaseParser {
     if (tok && (tok.type === njLexer.TOKEN_INT || tok.type === njLexer.TOKEN_FLOAT)) {
       this.nextToken();
       node = new njNodes.Literal(tok.lineno, tok.colno, numberLiteral(tok.type, tok.value));
+    } else if (tok && tok.type === njLexer.TOKEN_STRING) {
+      // Adjacent string literals are one string, as in Jinja (and Python): `'a' "b"` is `'ab'`.
+      this.nextToken();
+      let value = String(tok.value);
+      for (let next = this.peekToken(); next?.type === njLexer.TOKEN_STRING; next = this.peekToken()) {
+        this.nextToken();
+        value += String(next.value);
+      }
+      node = new njNodes.Literal(tok.lineno, tok.colno, value);
     } else node = super.parsePrimary(true);
     // Jinja spells the constants True/False/None too.
     if (node instanceof njNodes.Symbol && !(node instanceof njNodes.Literal)) {

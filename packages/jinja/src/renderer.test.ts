@@ -33,9 +33,10 @@ describe("errors", () => {
     expect(e.source?.file).toMatch(/case\.yml$/);
   });
 
-  it("names the missing step of a dotted path", () => {
+  it("says what Jinja says of the missing step of a dotted path (the position names the expression)", () => {
     const e = failure(() => renderCase("{{ pillar.missing.deeper }}"));
-    expect(e.message).toBe("'pillar.missing' is undefined");
+    expect(e.message).toBe("'dict object' has no attribute 'missing'");
+    expect(failure(() => renderCase("{{ nope.deeper }}")).message).toBe("'nope' is undefined");
   });
 
   it("fails on an unknown filter at compile time, as Jinja does", () => {

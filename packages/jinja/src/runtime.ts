@@ -12,7 +12,14 @@ import {
   pyFloat,
   setKey,
 } from "@merge/core";
-import { TemplateProblem, typeError, undefinedError } from "./errors.js";
+import {
+  type LookupMiss,
+  missMessage,
+  TemplateProblem,
+  typeError,
+  undefinedError,
+  undefinedUse,
+} from "./errors.js";
 import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
 import { accountOf, buildCostOf, engineLimit, type RenderAccount } from "./budget.js";
 import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul, chargedPow } from "./charged.js";
@@ -22,7 +29,7 @@ import { intValue } from "./numbers.js";
 import { cutPiece, findItem, NOT_FOUND, opaqueActive } from "./opaque.js";
 import { pyCompare, pyDiv, pyFloorDiv, pyNeg, pyPos, pySub, textOf } from "./operators.js";
 import { pyDictLiteral } from "./pydict.js";
-import { DictView, GroupTuple, PyTuple, pyBool, pyEq, pyStr, pyTypeName } from "./pyvalues.js";
+import { DictView, GroupTuple, PyTuple, pyBool, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */
 export interface RuntimeHost {
@@ -198,9 +205,45 @@ function boundMethod(
   return bound;
 }
 
-/** `obj[key]`: item first, then attribute (Jinja's getitem). */
-function pyGetitem(obj: unknown, key: unknown, desc: string): unknown {
-  if (obj === undefined) throw undefinedError(desc);
+/** Where a render keeps its last lookup that found nothing (see `LookupMiss`); compiled code passes `env.pyState`. */
+interface MissState {
+  miss?: LookupMiss;
+  readonly account?: RenderAccount;
+}
+
+/** Jinja's `object_type_repr`: how its messages name a value's type (`dict object`, `None`). */
+function objectTypeRepr(value: unknown): string {
+  if (value === null) return "None";
+  if (value instanceof PyLoop) return "jinja2.runtime.LoopContext object";
+  const name = pyTypeName(value);
+  if (name === "Markup") return "markupsafe.Markup object";
+  // Opaque host values (opaque.ts) are strings to the template.
+  return `${textOf(value) !== undefined ? "str" : name} object`;
+}
+
+/** The UndefinedError for using the undefined value of expression `desc` (Jinja's message when it was a miss). */
+function undefinedAt(desc: string, state: MissState | undefined): TemplateProblem {
+  return undefinedUse(desc, state?.miss, objectTypeRepr, pyRepr);
+}
+
+/** Jinja's error for looking `name` up on `obj` (which has no such attribute) and calling or using it. */
+function missProblem(obj: unknown, name: unknown): TemplateProblem {
+  return new TemplateProblem(missMessage(obj, name, objectTypeRepr, pyRepr));
+}
+
+/**
+ * `obj[key]`: item first, then attribute (Jinja's getitem). `desc` is the text of `obj`'s expression, `own` this
+ * one's: a lookup that finds nothing is noted in `state`, so that using its undefined value says what Jinja says.
+ */
+function pyGetitem(obj: unknown, key: unknown, desc: string, state?: MissState, own?: string): unknown {
+  if (obj === undefined) throw undefinedAt(desc, state);
+  const found = itemOf(obj, key);
+  if (found === undefined && state !== undefined && own !== undefined)
+    state.miss = { desc: own, obj, name: key };
+  return found;
+}
+
+function itemOf(obj: unknown, key: unknown): unknown {
   if (obj === null) return undefined;
   if (Array.isArray(obj)) {
     const i = seqIndex(obj.length, key);
@@ -236,9 +279,18 @@ function pyGetitem(obj: unknown, key: unknown, desc: string): unknown {
   return undefined;
 }
 
-/** `obj.name`: attribute first (so `d.items` is the method even if `d` has an `items` key), then item. */
-function pyGetattr(obj: unknown, name: string, desc: string): unknown {
-  if (obj === undefined) throw undefinedError(desc);
+/**
+ * `obj.name`: attribute first (so `d.items` is the method even if `d` has an `items` key), then item. `desc` is the
+ * text of `obj`'s expression; a lookup that finds nothing is noted in `state` (see `pyGetitem`).
+ */
+function pyGetattr(obj: unknown, name: string, desc: string, state?: MissState): unknown {
+  if (obj === undefined) throw undefinedAt(desc, state);
+  const found = attrOf(obj, name);
+  if (found === undefined && state !== undefined) state.miss = { desc: `${desc}.${name}`, obj, name };
+  return found;
+}
+
+function attrOf(obj: unknown, name: string): unknown {
   if (obj === null) return undefined;
   const table = methodTable(obj);
   if (table !== undefined) {
@@ -256,16 +308,11 @@ function pyGetattr(obj: unknown, name: string, desc: string): unknown {
   return typeof obj === "function" ? objectAttr(obj, name) : undefined;
 }
 
-/** `obj.name(args)` without allocating a bound method. */
-function pyCallAttr(
-  obj: unknown,
-  name: string,
-  args: unknown[],
-  desc: string,
-  account?: RenderAccount,
-): unknown {
-  if (obj === undefined) throw undefinedError(desc);
-  if (obj === null) throw undefinedError(`None' has no attribute '${name}`);
+/** `obj.name(args)` without allocating a bound method. `state` is the render's (`env.pyState`). */
+function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string, state?: MissState): unknown {
+  if (obj === undefined) throw undefinedAt(desc, state);
+  if (obj === null) throw missProblem(null, name);
+  const account = state?.account;
   const table = methodTable(obj);
   if (table !== undefined) {
     if (table[name] !== undefined)
@@ -273,22 +320,29 @@ function pyCallAttr(
     if (isMapping(obj)) {
       const fn = findItem(obj, name);
       if (typeof fn === "function") return (fn as (...a: unknown[]) => unknown)(...args);
+      if (fn !== NOT_FOUND && fn !== undefined) throw notCallable(fn);
     }
-    throw undefinedError(`${pyTypeName(obj)} object' has no attribute '${name}`);
+    throw missProblem(obj, name);
   }
   const fn = typeof obj === "object" || typeof obj === "function" ? objectAttr(obj, name) : undefined;
-  if (typeof fn !== "function") throw undefinedError(`${desc}.${name}`);
+  if (typeof fn !== "function") throw fn === undefined ? missProblem(obj, name) : notCallable(fn);
   // A function's declared attributes (`dict.fromkeys`) charge the render's account, which they find as globals do.
   if (typeof obj === "function" && account !== undefined)
     return (fn as (...a: unknown[]) => unknown).call({ env: { pyState: { account } } }, ...args);
   return (fn as (...a: unknown[]) => unknown)(...args);
 }
 
+/** Python's TypeError for calling a value that is not a function. */
+function notCallable(value: unknown): TemplateProblem {
+  return typeError(`'${pyTypeName(value)}' object is not callable`);
+}
+
 function pyCall(fn: unknown, args: unknown[], desc: string, context: unknown): unknown {
   if (typeof fn === "function") return (fn as (...a: unknown[]) => unknown).apply(context, args);
-  if (fn === undefined) throw undefinedError(desc);
+  if (fn === undefined)
+    throw undefinedAt(desc, (context as { env?: { pyState?: MissState } } | undefined)?.env?.pyState);
   if (fn instanceof PyLoop) return fn.pyCall(args);
-  throw typeError(`'${pyTypeName(fn)}' object is not callable`);
+  throw notCallable(fn);
 }
 
 /**
@@ -372,8 +426,15 @@ function normIndex(i: unknown, len: number, def: number, step: number): number {
   return Math.min(Math.max(n, -1), len - 1);
 }
 
-function pySlice(obj: unknown, start: unknown, stop: unknown, stepArg: unknown): unknown {
-  if (obj === undefined) throw undefinedError("sliced value");
+function pySlice(
+  obj: unknown,
+  start: unknown,
+  stop: unknown,
+  stepArg: unknown,
+  desc = "sliced value",
+  state?: MissState,
+): unknown {
+  if (obj === undefined) throw undefinedAt(desc, state);
   const s = textOf(obj);
   const seq: readonly unknown[] | undefined =
     s !== undefined ? Array.from(s) : Array.isArray(obj) ? obj : undefined;

@@ -1,0 +1,84 @@
+import { isMergeError, PyDict } from "@merge/core";
+import { describe, expect, it } from "vitest";
+import { PyTuple } from "./pyvalues.js";
+import { createRenderer } from "./renderer.js";
+
+// What Jinja 3.1.6 (as Salt 3006/3007 and cloud-init run it) raises when a template uses the undefined value a
+// lookup made, recorded with Python's jinja2 against the same variables. Jinja's Undefined remembers the value looked
+// in and the name looked up, and its message names their type: `'dict object' has no attribute 'x'` for an attribute
+// or a string key, `list object has no element 5` (no quotes) for any other key.
+const JINJA: readonly [template: string, message: string][] = [
+  ["{{ pillar.x.y }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.a.c.d }}", "'dict object' has no attribute 'c'"],
+  ["{{ pillar.l.x.y }}", "'list object' has no attribute 'x'"],
+  ["{{ pillar.s.x.y }}", "'str object' has no attribute 'x'"],
+  ["{{ pillar['x']['y'] }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar['x'].y }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x['y'] }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x[0] }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x[1:2] }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.l[5].x }}", "list object has no element 5"],
+  ["{{ pillar.l[-9].x }}", "list object has no element -9"],
+  ["{{ pillar.t[3].x }}", "tuple object has no element 3"],
+  ["{{ pillar[1].x }}", "dict object has no element 1"],
+  ["{{ pillar[none].x }}", "dict object has no element None"],
+  ["{{ pillar[1.5].x }}", "dict object has no element 1.5"],
+  ["{{ grains.os.x.y }}", "'str object' has no attribute 'x'"],
+  ["{{ pillar.f.x.y }}", "'float object' has no attribute 'x'"],
+  ["{{ (1).x.y }}", "'int object' has no attribute 'x'"],
+  ["{{ pillar.a.items().x.y }}", "'dict_items object' has no attribute 'x'"],
+  ["{{ pillar.n.x.y }}", "'None' has no attribute 'x'"],
+  ["{{ pillar.n.x() }}", "'None' has no attribute 'x'"],
+  ["{{ pillar.x() }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.l.x() }}", "'list object' has no attribute 'x'"],
+  ["{{ pillar.a.b.x() }}", "'int object' has no attribute 'x'"],
+  ["{{ pillar.a() }}", "TypeError: 'dict' object is not callable"],
+  ["{{ nope.x }}", "'nope' is undefined"],
+  ["{{ nope() }}", "'nope' is undefined"],
+];
+
+function render(template: string): string {
+  const pillar = new PyDict<unknown>([
+    ["a", new PyDict([["b", 1]])],
+    ["l", [1, 2]],
+    ["s", "str"],
+    ["n", null],
+    ["t", PyTuple.of_([1, 2])],
+    ["f", 1.5],
+  ]);
+  return createRenderer({}).render(
+    template,
+    "case.sls",
+    { pillar, grains: new PyDict([["os", "Debian"]]) },
+    "c.cfg",
+  );
+}
+
+function messageOf(template: string): string {
+  try {
+    render(template);
+  } catch (error) {
+    if (isMergeError(error) && error.code === "TEMPLATE_RENDER") return error.message;
+    throw error;
+  }
+  throw new Error(`${template} rendered`);
+}
+
+describe("using an undefined value", () => {
+  it.each(JINJA)("%s fails with Jinja's message", (template, message) => {
+    expect(messageOf(template)).toBe(message);
+  });
+
+  it("prints nothing and passes tests where Jinja does: only using it fails", () => {
+    expect(render("[{{ pillar.x }}|{{ pillar.a.b.x }}|{{ pillar.a.get('q').x }}|{{ pillar.n.x }}]")).toBe(
+      "[|||]",
+    );
+    expect(render("{{ pillar.x is defined }} {{ pillar.l[7] is undefined }}")).toBe("False True");
+  });
+
+  it("names the expression when the undefined value did not come from a lookup that just missed", () => {
+    // Jinja's Undefined travels with the value; here a later miss (`pillar.y`) came between, so the message names
+    // the expression, as for an undefined variable.
+    expect(messageOf("{{ pillar.x[pillar.y] }}")).toBe("'pillar.x' is undefined");
+  });
+});
