@@ -56,6 +56,25 @@ const ACCOUNT = "env.pyState.account";
 /** The render's state (RenderState of environment.ts), as compiled code reaches it. */
 const STATE = "env.pyState";
 
+/** Filters that fail on an undefined value in Jinja (`int(Undefined)` raises); see `compileChecked`. */
+const FILTERS_REFUSING_UNDEFINED = new Set(["dictsort", "filesizeformat", "float", "indent", "int"]);
+/** Tests that fail when a value they compute with is undefined (`Undefined % 2`, `Undefined < 1`). */
+const TESTS_REFUSING_UNDEFINED = new Set([
+  "divisibleby",
+  "even",
+  "odd",
+  "lt",
+  "le",
+  "gt",
+  "ge",
+  "lessthan",
+  "greaterthan",
+  "<",
+  "<=",
+  ">",
+  ">=",
+]);
+
 /** Whether a call's arguments hold a `*` or `**` splat. */
 function hasSplat(args: NjAny): boolean {
   return (args.children as NjAny[]).some((c) => c.typename === "PyStarArgs" || c.typename === "PyStarKwargs");
@@ -429,6 +448,10 @@ class PyCompiler extends BaseCompiler {
   compileFilter(node: NjAny, frame: NjAny): void {
     const name = node.name.value as string;
     if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
+    if (FILTERS_REFUSING_UNDEFINED.has(name)) {
+      this.compileChecked(`env.getFilter(${str(name)})`, node.args, frame, 1);
+      return;
+    }
     if (hasSplat(node.args)) {
       this._emit(`env.getFilter(${str(name)}).apply(context, `);
       this.compileArgList(node.args, frame);
@@ -439,6 +462,18 @@ class PyCompiler extends BaseCompiler {
     this._emit(")");
   }
 
+  /**
+   * A call of filter or test `fn` through `runtime.pyChecked`, which gives an undefined value among the first `named`
+   * arguments Jinja's message for it (named by its expression) when the call fails on it.
+   */
+  private compileChecked(fn: string, args: NjAny, frame: NjAny, named: number): void {
+    this._emit(`runtime.pyChecked(${fn}, context, `);
+    if (hasSplat(args)) this.compileArgList(args, frame);
+    else this._compileAggregate(args, frame, "[", "]");
+    const descs = (args.children as NjAny[]).slice(0, named).map((child) => describe(child));
+    this._emit(`, ${str(JSON.stringify(descs))}, ${STATE})`);
+  }
+
   compileIs(node: NjAny, frame: NjAny): void {
     const right = node.right;
     let name: string;
@@ -447,6 +482,12 @@ class PyCompiler extends BaseCompiler {
     if (!this.names.tests.has(name)) this.fail(`no test named '${name}'`, node.lineno, node.colno);
     const args = new njNodes.NodeList(node.lineno, node.colno, [node.left]);
     if (right instanceof njNodes.FunCall && right.args) for (const a of right.args.children) args.addChild(a);
+    if (TESTS_REFUSING_UNDEFINED.has(name)) {
+      this._emit("(");
+      this.compileChecked(`env.getTest(${str(name)})`, args, frame, args.children.length);
+      this._emit(" === true)");
+      return;
+    }
     if (hasSplat(args)) {
       this._emit(`(env.getTest(${str(name)}).apply(context, `);
       this.compileArgList(args, frame);

@@ -3,7 +3,7 @@
 // through @merge/yaml and JSON through @merge/core's `parseJson` (both into the exact model), with a cache of parsed
 // texts. Files are read through the renderer's `TemplateFileSystem` (files.ts).
 import { isAbsolute, join, resolve, sep } from "node:path";
-import { parseJson, PyDict } from "@merge/core";
+import { hasOwn, parseJson, PyDict } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { type LookupMiss, TemplateProblem } from "./errors.js";
@@ -170,6 +170,20 @@ export class PyEnvironment extends NjEnvironment {
   declare pyNoLoader: boolean | undefined;
   /** What printing passes each value through when compiled with `undefinedText` (see `CompileNames`). */
   declare pyUndefinedText: ((value: unknown, name: string) => unknown) | undefined;
+
+  /** A filter by name, for `map('name')` and the like: an unknown one is Jinja's runtime error. */
+  getFilter(name: string): (...args: unknown[]) => unknown {
+    const filters = (this as unknown as { filters: Record<string, (...args: unknown[]) => unknown> }).filters;
+    if (!hasOwn(filters, name)) throw new TemplateProblem(`No filter named '${name}'.`);
+    return filters[name] as (...args: unknown[]) => unknown;
+  }
+
+  /** A test by name, for `select('name')` and the like: an unknown one is Jinja's runtime error. */
+  getTest(name: string): (...args: unknown[]) => unknown {
+    const tests = (this as unknown as { tests: Record<string, (...args: unknown[]) => unknown> }).tests;
+    if (!hasOwn(tests, name)) throw new TemplateProblem(`No test named '${name}'.`);
+    return tests[name] as (...args: unknown[]) => unknown;
+  }
 
   /** Resolves a template name as Jinja's FileSystemLoader would, inside the config's directory. */
   pyResolve(name: string): string | undefined {

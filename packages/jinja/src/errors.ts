@@ -73,6 +73,17 @@ export function missMessage(
     : `${typeRepr(obj)} has no element ${repr(name)}`;
 }
 
+/**
+ * Using an undefined value as an operand (`+`, `%`, `<`) or as the value of a filter or test that cannot take one
+ * (`int`, `even`). Where the expression is known (a filter or test, see `pyChecked` in runtime.ts), it becomes
+ * Jinja's message for that value.
+ */
+export class UndefinedOperand extends TemplateProblem {}
+
+export function undefinedOperand(use: string): UndefinedOperand {
+  return new UndefinedOperand(`an undefined value was used with ${use}`);
+}
+
 export function typeError(message: string): TemplateProblem {
   return new TemplateProblem(`TypeError: ${message}`);
 }

@@ -13,9 +13,9 @@ import {
 import { buildCostOf, type RenderAccount, sizeOf } from "./budget.js";
 import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
-import { TemplateProblem, typeError } from "./errors.js";
-import { bindArgs, splitArgs } from "./kwargs.js";
-import { STR_METHODS } from "./methods.js";
+import { TemplateProblem, typeError, undefinedOperand } from "./errors.js";
+import { bindArgs, missingArguments, splitArgs } from "./kwargs.js";
+import { methodTable, STR_METHODS } from "./methods.js";
 import { floatValue, intValue, isFloat, isNumber, normInt, numAbs, toDouble, truncToInt } from "./numbers.js";
 import { titleFilter } from "./opaque-filters.js";
 import { pyPercent } from "./pyformat.js";
@@ -116,6 +116,7 @@ function length(value: unknown): number {
 
 function indent(this: FilterThis, value: unknown, ...args: unknown[]): string {
   const [width = 4, first = false, blank = false] = bindArgs(args, ["width", "first", "blank"], "indent");
+  if (value === undefined) throw undefinedOperand("the filter indent");
   const s = `${text(value)}\n`;
   const lines = STR_METHODS.splitlines?.(s as never, []) as string[];
   const padLength = typeof width === "string" ? width.length : Math.max(0, Number(width));
@@ -196,6 +197,7 @@ function mapFilter(this: FilterThis, value: unknown, ...args: unknown[]): unknow
       return r === undefined && hasOwn(kw, "default") ? kw.default : r;
     });
   }
+  if (pos.length === 0) throw new TemplateProblem("map requires a filter argument");
   const name = String(pos[0]);
   const f = this.env.getFilter(name);
   const rest = pos.slice(1);
@@ -308,6 +310,8 @@ function floatOf(value: unknown): number | undefined {
  */
 function toInt(value: unknown, ...args: unknown[]): unknown {
   const [def = 0, base = 10] = bindArgs(args, ["default", "base"], "int");
+  // int(Undefined) fails in Jinja (it is not a value `int()` refuses, which would give the default).
+  if (value === undefined) throw undefinedOperand("the filter int");
   const n = intValue(value);
   if (n !== undefined) return n;
   const f = floatValue(value);
@@ -325,6 +329,7 @@ function toInt(value: unknown, ...args: unknown[]): unknown {
 /** Jinja's `float`: `float(value)`, or `default` (0.0) for what Python cannot convert. */
 function toFloat(value: unknown, ...args: unknown[]): unknown {
   const [def = new PyFloat(0)] = bindArgs(args, ["default"], "float");
+  if (value === undefined) throw undefinedOperand("the filter float");
   const x = floatOf(value);
   return x === undefined ? def : pyFloat(x);
 }
@@ -337,6 +342,7 @@ function dictsort(value: unknown, ...args: unknown[]): PyTuple[] {
   );
   if (by !== "key" && by !== "value")
     throw new TemplateProblem('You can only sort by either "key" or "value"');
+  if (value === undefined) throw undefinedOperand("the filter dictsort");
   if (!isMapping(value)) throw typeError("dictsort: you can only sort by either a dict");
   const pos = by === "value" ? 1 : 0;
   const items = mappingKeys(value).map((k) => PyTuple.from2<unknown>(k, getItem(value, k)));
@@ -345,7 +351,7 @@ function dictsort(value: unknown, ...args: unknown[]): PyTuple[] {
 }
 
 function batch(this: FilterThis, value: unknown, ...args: unknown[]): unknown[][] {
-  const [count, fill] = bindArgs(args, ["linecount", "fill_with"], "batch");
+  const [count, fill] = bindArgs(args, ["linecount", "fill_with"], "batch", 1, "do_batch");
   const n = Number(count);
   if (fill !== undefined) this.env.pyState.account.build(n, "the filter batch");
   const out: unknown[][] = [];
@@ -465,7 +471,13 @@ export function jinjaFilters(): Record<string, Filter> {
       if (!isNumber(v)) throw typeError(`bad operand type for abs(): '${pyTypeName(v)}'`);
       return numAbs(v);
     },
-    attr: (v, name) => getattr(v, String(name), "value"),
+    attr: (v, ...args) => {
+      const [name] = bindArgs(args, ["name"], "attr", 1, "do_attr");
+      const key = String(name);
+      // An attribute only (Python's getattr): a dict's items are not attributes, its methods are.
+      if (isMapping(v) && methodTable(v)?.[key] === undefined) return undefined;
+      return getattr(v, key, "value");
+    },
     batch,
     capitalize: (v) => STR_METHODS.capitalize?.(text(v) as never, []),
     center(this: FilterThis, v, width = 80) {
@@ -529,7 +541,8 @@ export function jinjaFilters(): Record<string, Filter> {
       const t = testFn(this, args.slice(1));
       return list(v).filter((x) => !t(get(x)));
     },
-    replace(this: FilterThis, v, old, rep, count) {
+    replace(this: FilterThis, v, ...args) {
+      const [old, rep, count] = bindArgs(args, ["old", "new", "count"], "replace", 2, "do_replace");
       return STR_METHODS.replace?.(
         text(v) as never,
         count === undefined || count === null ? [old, rep] : [old, rep, count],
@@ -553,6 +566,7 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     filesizeformat: (v, ...args) => {
       const [binary = false] = bindArgs(args, ["binary"], "filesizeformat");
+      if (v === undefined) throw undefinedOperand("the filter filesizeformat");
       const bytes = Number(v);
       const base = pyBool(binary) ? 1024 : 1000;
       const prefixes = pyBool(binary)
@@ -575,6 +589,8 @@ export function jinjaFilters(): Record<string, Filter> {
         args,
         ["attribute", "default", "case_sensitive"],
         "groupby",
+        1,
+        "sync_do_groupby",
       );
       const get = attrGetter(attribute, def);
       const cs = pyBool(caseSensitive);
@@ -619,7 +635,7 @@ export function jinjaFilters(): Record<string, Filter> {
       return enc(v).replace(/%2F/g, "/");
     },
     slice(this: FilterThis, v, ...args) {
-      const [count, fill] = bindArgs(args, ["slices", "fill_with"], "slice");
+      const [count, fill] = bindArgs(args, ["slices", "fill_with"], "slice", 1, "sync_do_slice");
       const items = list(v);
       const n = Number(count);
       this.env.pyState.account.build(n, "the filter slice");
@@ -723,69 +739,133 @@ function remainderIs(value: unknown, n: unknown, want: number): boolean {
   return pyEq(pyMod(value, n), want);
 }
 
+/**
+ * The function Jinja implements a test with, for Python's TypeError when a template passes the wrong arguments:
+ * a `def` with its parameters (the tested value first; `env` when Jinja passes its environment first), or one of
+ * Python's built-ins (`operator.eq`, `callable`), which word it otherwise.
+ */
+type TestSignature =
+  | { readonly def: string; readonly params: readonly string[]; readonly env?: true }
+  | { readonly builtin: "operator" | "callable"; readonly name: string };
+
+/** `test` with its arguments checked as Python checks a call of `signature`. */
+function checkedTest(test: Test, signature: TestSignature): Test {
+  return function (this: FilterThis, value: unknown, ...args: unknown[]): boolean {
+    const { pos, kw } = splitArgs(args);
+    const given = 1 + pos.length;
+    if ("builtin" in signature) {
+      const name = signature.name;
+      if (kw !== undefined && Object.keys(kw).length > 0) {
+        const qualified = signature.builtin === "operator" ? `_operator.${name}` : name;
+        throw typeError(`${qualified}() takes no keyword arguments`);
+      }
+      if (signature.builtin === "callable" && given !== 1)
+        throw typeError(`callable() takes exactly one argument (${given} given)`);
+      if (signature.builtin === "operator" && given !== 2)
+        throw typeError(`${name} expected 2 arguments, got ${given}`);
+    } else {
+      const { def, params } = signature;
+      const extra = signature.env === true ? 1 : 0;
+      for (const k in kw ?? {}) {
+        if (params.indexOf(k) < 1) throw typeError(`${def}() got an unexpected keyword argument '${k}'`);
+      }
+      const total = params.length + extra;
+      if (given + extra > total) {
+        throw typeError(
+          `${def}() takes ${total} positional argument${total === 1 ? "" : "s"} but ${given + extra} were given`,
+        );
+      }
+      const missing = params.filter((name, i) => i >= given && (kw === undefined || !(name in kw)));
+      if (missing.length > 0) throw typeError(`${def}() missing ${missingArguments(missing)}`);
+      // Keywords bound to their places (`divisibleby(num=3)`).
+      if (kw !== undefined) {
+        const bound = params.slice(1).map((name, i) => (i < pos.length ? pos[i] : kw[name]));
+        return test.call(this, value, ...bound);
+      }
+    }
+    return test.call(this, value, ...args);
+  };
+}
+
+const ONE = ["value"] as const;
+
 export function jinjaTests(): Record<string, Test> {
   const cmp = pyCompare;
+  const def = (name: string, test: Test, params: readonly string[] = ONE): Test =>
+    checkedTest(test, { def: name, params });
+  const operator = (name: string, op: "==" | "!=" | "<" | "<=" | ">" | ">="): Test =>
+    checkedTest((a, b) => cmp(op, a, b), { builtin: "operator", name });
+  // `filter` and `test`: whether the value names one (`value in env.filters`): only a string can.
+  const names = (kind: "getFilter" | "getTest"): Test =>
+    function (this: FilterThis, v: unknown): boolean {
+      const name = textOf(v);
+      if (name === undefined) return false;
+      try {
+        (this.env as unknown as Record<typeof kind, (n: string) => unknown>)[kind](name);
+        return true;
+      } catch {
+        return false;
+      }
+    };
   const t: Record<string, Test> = {
-    boolean: (v) => typeof v === "boolean",
-    callable: (v) => typeof v === "function",
-    defined: (v) => v !== undefined,
-    divisibleby: (v, n) => remainderIs(v, n, 0),
-    escaped: (v) => isSafeString(v),
-    even: (v) => remainderIs(v, 2, 0),
-    false: (v) => v === false,
-    float: (v) => isFloat(v),
-    in: (v, seq) => pyIn(v, seq),
-    integer: (v) => typeof v !== "boolean" && intValue(v) !== undefined,
-    iterable: (v) =>
-      typeof v === "string" ||
-      Array.isArray(v) ||
-      isMapping(v) ||
-      isSafeString(v) ||
-      v instanceof Map ||
-      v instanceof Set,
-    lower: (v) => {
+    boolean: def("test_boolean", (v) => typeof v === "boolean"),
+    // Jinja's Undefined is callable (calling it fails), iterable (as nothing) and a sequence (of length 0).
+    callable: checkedTest((v) => v === undefined || typeof v === "function", {
+      builtin: "callable",
+      name: "callable",
+    }),
+    defined: def("test_defined", (v) => v !== undefined),
+    divisibleby: def("test_divisibleby", (v, n) => remainderIs(v, n, 0), ["value", "num"]),
+    escaped: def("test_escaped", (v) => isSafeString(v)),
+    even: def("test_even", (v) => remainderIs(v, 2, 0)),
+    false: def("test_false", (v) => v === false),
+    float: def("test_float", (v) => isFloat(v)),
+    in: def("test_in", (v, seq) => pyIn(v, seq), ["value", "seq"]),
+    integer: def("test_integer", (v) => typeof v !== "boolean" && intValue(v) !== undefined),
+    iterable: def(
+      "test_iterable",
+      (v) =>
+        v === undefined ||
+        typeof v === "string" ||
+        Array.isArray(v) ||
+        isMapping(v) ||
+        isSafeString(v) ||
+        v instanceof Map ||
+        v instanceof Set,
+    ),
+    lower: def("test_lower", (v) => {
       const s = text(v);
       return s === s.toLowerCase() && s !== s.toUpperCase();
-    },
-    mapping: (v) => isMapping(v) || v instanceof Map,
-    none: (v) => v === null,
-    number: (v) => isNumber(v),
-    odd: (v) => remainderIs(v, 2, 1),
-    sameas: (v, other) => v === other,
-    sequence: (v) =>
-      typeof v === "string" ||
-      isSafeString(v) ||
-      (Array.isArray(v) && !(v instanceof DictView)) ||
-      isMapping(v),
-    string: (v) => typeof v === "string" || isSafeString(v),
-    true: (v) => v === true,
-    undefined: (v) => v === undefined,
-    upper: (v) => {
+    }),
+    mapping: def("test_mapping", (v) => isMapping(v) || v instanceof Map),
+    none: def("test_none", (v) => v === null),
+    number: def("test_number", (v) => isNumber(v)),
+    odd: def("test_odd", (v) => remainderIs(v, 2, 1)),
+    sameas: def("test_sameas", (v, other) => v === other, ["value", "other"]),
+    sequence: def(
+      "test_sequence",
+      (v) =>
+        v === undefined ||
+        typeof v === "string" ||
+        isSafeString(v) ||
+        (Array.isArray(v) && !(v instanceof DictView)) ||
+        isMapping(v),
+    ),
+    string: def("test_string", (v) => typeof v === "string" || isSafeString(v)),
+    true: def("test_true", (v) => v === true),
+    undefined: def("test_undefined", (v) => v === undefined),
+    upper: def("test_upper", (v) => {
       const s = text(v);
       return s === s.toUpperCase() && s !== s.toLowerCase();
-    },
-    eq: (a, b) => cmp("==", a, b),
-    ne: (a, b) => cmp("!=", a, b),
-    lt: (a, b) => cmp("<", a, b),
-    le: (a, b) => cmp("<=", a, b),
-    gt: (a, b) => cmp(">", a, b),
-    ge: (a, b) => cmp(">=", a, b),
-    filter(this: FilterThis, v) {
-      try {
-        this.env.getFilter(String(v));
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    test(this: FilterThis, v) {
-      try {
-        this.env.getTest(String(v));
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    }),
+    eq: operator("eq", "=="),
+    ne: operator("ne", "!="),
+    lt: operator("lt", "<"),
+    le: operator("le", "<="),
+    gt: operator("gt", ">"),
+    ge: operator("ge", ">="),
+    filter: checkedTest(names("getFilter"), { def: "test_filter", params: ONE, env: true }),
+    test: checkedTest(names("getTest"), { def: "test_test", params: ONE, env: true }),
   };
   t.null = t.none as Test;
   t.equalto = t.eq as Test;

@@ -41,8 +41,18 @@ export function splitArgs(args: readonly unknown[]): { pos: unknown[]; kw: Kwarg
   return { pos: args as unknown[], kw: undefined };
 }
 
-/** Binds Python-style parameters: positional first, then by name; missing ones get `undefined`. */
-export function bindArgs(args: readonly unknown[], names: readonly string[], fn: string): unknown[] {
+/**
+ * Binds Python-style parameters: positional first, then by name; missing ones get `undefined`. The first `required`
+ * names must be given (positionally or by name), else the call fails with Python's TypeError for the function Jinja
+ * implements it with (`pyName`, such as `do_replace`).
+ */
+export function bindArgs(
+  args: readonly unknown[],
+  names: readonly string[],
+  fn: string,
+  required = 0,
+  pyName = fn,
+): unknown[] {
   const { pos, kw } = splitArgs(args);
   if (pos.length > names.length) {
     throw new Error(`TypeError: ${fn}() takes at most ${names.length} arguments (${pos.length} given)`);
@@ -55,5 +65,19 @@ export function bindArgs(args: readonly unknown[], names: readonly string[], fn:
       out[i] = kw[k];
     }
   }
+  if (required > 0) {
+    const missing = names
+      .slice(0, required)
+      .filter((name, i) => i >= pos.length && (kw === undefined || !hasOwn(kw, name)));
+    if (missing.length > 0) throw new Error(`TypeError: ${pyName}() missing ${missingArguments(missing)}`);
+  }
   return out;
+}
+
+/** Python's wording of missing arguments: `1 required positional argument: 'a'`, `2 ...: 'a' and 'b'`. */
+export function missingArguments(names: readonly string[]): string {
+  const quoted = names.map((name) => `'${name}'`);
+  const list =
+    quoted.length <= 2 ? quoted.join(" and ") : `${quoted.slice(0, -1).join(", ")}, and ${quoted.at(-1)}`;
+  return `${names.length} required positional argument${names.length === 1 ? "" : "s"}: ${list}`;
 }

@@ -2,7 +2,7 @@
 // (numbers.ts), strings (with Jinja's Markup rules for `+`), lists and tuples, mappings by key, and Python's error
 // messages for the rest.
 import { compareCodePoints, isMapping } from "@merge/core";
-import { TemplateProblem, typeError } from "./errors.js";
+import { type TemplateProblem, typeError, undefinedOperand } from "./errors.js";
 import {
   intValue,
   isNumber,
@@ -34,8 +34,7 @@ function htmlEscape(s: string): string {
 }
 
 function operandError(op: string, a: unknown, b: unknown): TemplateProblem {
-  if (a === undefined || b === undefined)
-    return new TemplateProblem(`an undefined value was used with '${op}'`);
+  if (a === undefined || b === undefined) return undefinedOperand(`'${op}'`);
   return typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 
@@ -125,14 +124,14 @@ export function pyPow(a: unknown, b: unknown): unknown {
 /** `-a`. */
 export function pyNeg(a: unknown): unknown {
   if (isNumber(a)) return numNeg(a);
-  if (a === undefined) throw new TemplateProblem("an undefined value was used with '-'");
+  if (a === undefined) throw undefinedOperand("'-'");
   throw typeError(`bad operand type for unary -: '${pyTypeName(a)}'`);
 }
 
 /** `+a`. */
 export function pyPos(a: unknown): unknown {
   if (isNumber(a)) return typeof a === "boolean" ? Number(a) : a;
-  if (a === undefined) throw new TemplateProblem("an undefined value was used with '+'");
+  if (a === undefined) throw undefinedOperand("'+'");
   throw typeError(`bad operand type for unary +: '${pyTypeName(a)}'`);
 }
 
@@ -173,6 +172,8 @@ function orderCompare(a: unknown, b: unknown, op: string): number {
     }
     return a.length - b.length;
   }
+  // Jinja's Undefined fails when compared (an UndefinedError, not Python's TypeError).
+  if (a === undefined || b === undefined) throw undefinedOperand(`'${op}'`);
   throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 

@@ -17,6 +17,7 @@ import {
   missMessage,
   TemplateProblem,
   typeError,
+  UndefinedOperand,
   undefinedError,
   undefinedUse,
 } from "./errors.js";
@@ -335,6 +336,29 @@ function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string, s
 /** Python's TypeError for calling a value that is not a function. */
 function notCallable(value: unknown): TemplateProblem {
   return typeError(`'${pyTypeName(value)}' object is not callable`);
+}
+
+/**
+ * Calls filter or test `fn` with `args`. When it fails on an undefined value (`UndefinedOperand`), the first undefined
+ * argument whose expression is in `descs` (JSON: the texts of the first arguments) gets Jinja's message instead.
+ */
+function pyChecked(
+  fn: (...a: unknown[]) => unknown,
+  context: unknown,
+  args: unknown[],
+  descs: string,
+  state: MissState | undefined,
+): unknown {
+  try {
+    return fn.apply(context, args);
+  } catch (error) {
+    if (error instanceof UndefinedOperand) {
+      const named = JSON.parse(descs) as string[];
+      const i = args.findIndex((arg, index) => arg === undefined && index < named.length);
+      if (i !== -1) throw undefinedAt(named[i] as string, state);
+    }
+    throw error;
+  }
 }
 
 function pyCall(fn: unknown, args: unknown[], desc: string, context: unknown): unknown {
@@ -675,6 +699,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyCallAttr,
     pyCall,
     pyCallArgs,
+    pyChecked,
     pyIter,
     pyUnpack,
     pySlice,
