@@ -75,6 +75,9 @@ const TESTS_REFUSING_UNDEFINED = new Set([
   ">=",
 ]);
 
+/** Operands an undefined-value message can name (see `operandNames`). */
+const NAMED_OPERANDS = new Set(["Symbol", "PyAttr", "LookupVal", "FunCall"]);
+
 /** Whether a call's arguments hold a `*` or `**` splat. */
 function hasSplat(args: NjAny): boolean {
   return (args.children as NjAny[]).some((c) => c.typename === "PyStarArgs" || c.typename === "PyStarKwargs");
@@ -248,15 +251,34 @@ class PyCompiler extends BaseCompiler {
   }
 
   compileNeg(node: NjAny, frame: NjAny): void {
-    this._emit("runtime.pyNeg(");
-    this.compile(node.target, frame);
-    this._emit(")");
+    this.unaryCall("pyNeg", node, frame);
   }
 
   compilePos(node: NjAny, frame: NjAny): void {
-    this._emit("runtime.pyPos(");
+    this.unaryCall("pyPos", node, frame);
+  }
+
+  /**
+   * The texts of the operands a message may name (variables, attributes, items, calls), as JSON with `null` for the
+   * others; undefined when none is such. An operator given one of them goes through `runtime.pyOp`, which turns its
+   * failure on an undefined operand into Jinja's message for that operand (`'dict object' has no attribute 'x'`).
+   */
+  private operandNames(operands: readonly NjAny[]): string | undefined {
+    const named = operands.map((operand) => {
+      let node = operand;
+      // `(pillar.x) + 1` names `pillar.x`.
+      while (node?.typename === "Group" && node.children.length === 1 && !node.pyTuple)
+        node = node.children[0];
+      return NAMED_OPERANDS.has(node?.typename) ? describe(node) : null;
+    });
+    return named.every((name) => name === null) ? undefined : JSON.stringify(named);
+  }
+
+  private unaryCall(fn: string, node: NjAny, frame: NjAny): void {
+    const named = this.operandNames([node.target]);
+    this._emit(named === undefined ? `runtime.${fn}(` : `runtime.pyOp(runtime.${fn}, `);
     this.compile(node.target, frame);
-    this._emit(")");
+    this._emit(named === undefined ? ")" : `, undefined, undefined, ${str(named)}, ${STATE})`);
   }
 
   compileNot(node: NjAny, frame: NjAny): void {
@@ -265,12 +287,14 @@ class PyCompiler extends BaseCompiler {
     this._emit(")");
   }
 
-  private binCall(fn: string, node: NjAny, frame: NjAny, charged = false): void {
-    this._emit(`runtime.${fn}(`);
+  private binCall(fn: string, node: NjAny, frame: NjAny, charged = false, checked = true): void {
+    const named = checked ? this.operandNames([node.left, node.right]) : undefined;
+    this._emit(named === undefined ? `runtime.${fn}(` : `runtime.pyOp(runtime.${fn}, `);
     this.compile(node.left, frame);
     this._emit(", ");
     this.compile(node.right, frame);
-    this._emit(charged ? `, ${ACCOUNT})` : ")");
+    if (named !== undefined) this._emit(`, ${charged ? ACCOUNT : "undefined"}, ${str(named)}, ${STATE})`);
+    else this._emit(charged ? `, ${ACCOUNT})` : ")");
   }
 
   compileAdd(node: NjAny, frame: NjAny): void {
@@ -294,12 +318,13 @@ class PyCompiler extends BaseCompiler {
   compilePow(node: NjAny, frame: NjAny): void {
     this.binCall("pyPow", node, frame, true);
   }
+  // `in` and `~` take an undefined value (as nothing), so they need no check.
   compileIn(node: NjAny, frame: NjAny): void {
-    this.binCall("pyIn", node, frame, true);
+    this.binCall("pyIn", node, frame, true, false);
   }
 
   compileConcat(node: NjAny, frame: NjAny): void {
-    this.binCall("pyConcat", node, frame, true);
+    this.binCall("pyConcat", node, frame, true, false);
   }
 
   compileCompare(node: NjAny, frame: NjAny): void {
@@ -309,7 +334,14 @@ class PyCompiler extends BaseCompiler {
     let left = node.expr;
     ops.forEach((op, i) => {
       if (i > 0) this._emit(" && ");
-      this._emit(`runtime.pyCompare(${str(op.type)}, `);
+      // Ordering an undefined value fails (see operandNames); `==` and `!=` compare it.
+      const ordering = op.type !== "==" && op.type !== "!=";
+      const named = ordering ? this.operandNames([left, op.expr]) : undefined;
+      this._emit(
+        named === undefined
+          ? `runtime.pyCompare(${str(op.type)}, `
+          : `runtime.pyCompareOp(${str(op.type)}, ${str(named)}, ${STATE}, `,
+      );
       this.compile(left, frame);
       this._emit(", ");
       this.compile(op.expr, frame);

@@ -146,8 +146,8 @@ export interface RenderState {
   session: Map<string, string> | undefined;
   /** What this render has spent of its limits. */
   account: RenderAccount;
-  /** The last lookup that found nothing, for Jinja's message when its undefined value is used (errors.ts). */
-  miss?: LookupMiss;
+  /** The latest lookups that found nothing, for Jinja's message when their undefined value is used (errors.ts). */
+  misses?: LookupMiss[];
 }
 
 export class PyEnvironment extends NjEnvironment {

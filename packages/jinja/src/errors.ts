@@ -36,9 +36,9 @@ export function undefinedError(what: string): TemplateProblem {
 }
 
 /**
- * The last lookup of a render that found nothing on an existing value (`pillar.x` on a dict without `x`): the text
- * of the expression, the value looked in and the attribute name or key. An undefined value made that way is, in
- * Jinja, an `Undefined` that remembers both, and using it raises their message rather than `'pillar.x' is undefined`.
+ * A lookup of a render that found nothing on an existing value (`pillar.x` on a dict without `x`): the text of the
+ * expression, the value looked in and the attribute name or key. An undefined value made that way is, in Jinja, an
+ * `Undefined` that remembers both, and using it raises their message rather than `'pillar.x' is undefined`.
  */
 export interface LookupMiss {
   readonly desc: string;
@@ -46,19 +46,28 @@ export interface LookupMiss {
   readonly name: unknown;
 }
 
+/** How many of a render's latest misses are kept: enough for the operands of one expression (`a.x + b.y`). */
+export const MISSES_KEPT = 4;
+
 /**
  * The UndefinedError for using the undefined value of expression `desc`: Jinja's message for a lookup that missed
- * (`'dict object' has no attribute 'x'`, `list object has no element 5`) when `miss` is that expression's, else
- * `'desc' is undefined`. `typeRepr` and `repr` are Jinja's `object_type_repr` and Python's `repr`.
+ * (`'dict object' has no attribute 'x'`, `list object has no element 5`) when one of the latest `misses` is that
+ * expression's, else `'desc' is undefined`. `typeRepr` and `repr` are Jinja's `object_type_repr` and Python's
+ * `repr`.
  */
 export function undefinedUse(
   desc: string,
-  miss: LookupMiss | undefined,
+  misses: readonly LookupMiss[] | undefined,
   typeRepr: (value: unknown) => string,
   repr: (value: unknown) => string,
 ): TemplateProblem {
-  if (miss === undefined || miss.desc !== desc) return undefinedError(desc);
-  return new TemplateProblem(missMessage(miss.obj, miss.name, typeRepr, repr));
+  if (misses !== undefined) {
+    for (let i = misses.length - 1; i >= 0; i--) {
+      const miss = misses[i] as LookupMiss;
+      if (miss.desc === desc) return new TemplateProblem(missMessage(miss.obj, miss.name, typeRepr, repr));
+    }
+  }
+  return undefinedError(desc);
 }
 
 /** Jinja's `Undefined._undefined_message` for a value that has no attribute or element `name`. */

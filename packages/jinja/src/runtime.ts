@@ -14,6 +14,7 @@ import {
 } from "@merge/core";
 import {
   type LookupMiss,
+  MISSES_KEPT,
   missMessage,
   TemplateProblem,
   typeError,
@@ -208,8 +209,15 @@ function boundMethod(
 
 /** Where a render keeps its last lookup that found nothing (see `LookupMiss`); compiled code passes `env.pyState`. */
 interface MissState {
-  miss?: LookupMiss;
+  misses?: LookupMiss[];
   readonly account?: RenderAccount;
+}
+
+/** Notes a lookup that found nothing (the latest MISSES_KEPT are kept). */
+function noteMiss(state: MissState, desc: string, obj: unknown, name: unknown): void {
+  const misses = (state.misses ??= []);
+  if (misses.length === MISSES_KEPT) misses.shift();
+  misses.push({ desc, obj, name });
 }
 
 /** Jinja's `object_type_repr`: how its messages name a value's type (`dict object`, `None`). */
@@ -224,7 +232,7 @@ function objectTypeRepr(value: unknown): string {
 
 /** The UndefinedError for using the undefined value of expression `desc` (Jinja's message when it was a miss). */
 function undefinedAt(desc: string, state: MissState | undefined): TemplateProblem {
-  return undefinedUse(desc, state?.miss, objectTypeRepr, pyRepr);
+  return undefinedUse(desc, state?.misses, objectTypeRepr, pyRepr);
 }
 
 /** Jinja's error for looking `name` up on `obj` (which has no such attribute) and calling or using it. */
@@ -239,8 +247,7 @@ function missProblem(obj: unknown, name: unknown): TemplateProblem {
 function pyGetitem(obj: unknown, key: unknown, desc: string, state?: MissState, own?: string): unknown {
   if (obj === undefined) throw undefinedAt(desc, state);
   const found = itemOf(obj, key);
-  if (found === undefined && state !== undefined && own !== undefined)
-    state.miss = { desc: own, obj, name: key };
+  if (found === undefined && state !== undefined && own !== undefined) noteMiss(state, own, obj, key);
   return found;
 }
 
@@ -287,7 +294,7 @@ function itemOf(obj: unknown, key: unknown): unknown {
 function pyGetattr(obj: unknown, name: string, desc: string, state?: MissState): unknown {
   if (obj === undefined) throw undefinedAt(desc, state);
   const found = attrOf(obj, name);
-  if (found === undefined && state !== undefined) state.miss = { desc: `${desc}.${name}`, obj, name };
+  if (found === undefined && state !== undefined) noteMiss(state, `${desc}.${name}`, obj, name);
   return found;
 }
 
@@ -359,6 +366,53 @@ function pyChecked(
     }
     throw error;
   }
+}
+
+/**
+ * Operator `fn` on `a` (and `b`): when it fails on an undefined operand, the first undefined one whose expression is
+ * named in `names` (JSON, `null` for unnamed) gets Jinja's message instead (see `undefinedAt`).
+ */
+function pyOp(
+  fn: (a: unknown, b: unknown, account: RenderAccount | undefined) => unknown,
+  a: unknown,
+  b: unknown,
+  account: RenderAccount | undefined,
+  names: string,
+  state: MissState | undefined,
+): unknown {
+  try {
+    return fn(a, b, account);
+  } catch (error) {
+    throw operandFailure(error, a, b, names, state);
+  }
+}
+
+/** An ordering comparison (`<`, `>=`, ...) as `pyOp` runs an operator. */
+function pyCompareOp(
+  op: string,
+  names: string,
+  state: MissState | undefined,
+  a: unknown,
+  b: unknown,
+): boolean {
+  try {
+    return pyCompare(op, a, b);
+  } catch (error) {
+    throw operandFailure(error, a, b, names, state);
+  }
+}
+
+function operandFailure(
+  error: unknown,
+  a: unknown,
+  b: unknown,
+  names: string,
+  state: MissState | undefined,
+): unknown {
+  if (!(error instanceof UndefinedOperand)) return error;
+  const named = JSON.parse(names) as (string | null)[];
+  const desc = a === undefined ? named[0] : b === undefined ? named[1] : null;
+  return desc === null || desc === undefined ? error : undefinedAt(desc, state);
 }
 
 function pyCall(fn: unknown, args: unknown[], desc: string, context: unknown): unknown {
@@ -691,6 +745,8 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyFloat,
     pyIn: chargedIn,
     pyCompare,
+    pyCompareOp,
+    pyOp,
     pyDict: pyDictLiteral,
     pyKwargs,
     pyTuple,

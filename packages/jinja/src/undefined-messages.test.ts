@@ -35,6 +35,20 @@ const JINJA: readonly [template: string, message: string][] = [
   ["{{ pillar.a() }}", "TypeError: 'dict' object is not callable"],
   ["{{ nope.x }}", "'nope' is undefined"],
   ["{{ nope() }}", "'nope' is undefined"],
+  // Operators that fail on an undefined operand (not `~`, `in`, `==`), named as Jinja names the left-most one.
+  ["{{ pillar.x + 1 }}", "'dict object' has no attribute 'x'"],
+  ["{{ 1 + pillar.x }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x * 2 }}", "'dict object' has no attribute 'x'"],
+  ["{{ -pillar.x }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x < 1 }}", "'dict object' has no attribute 'x'"],
+  ["{{ 1 < pillar.x < 3 }}", "'dict object' has no attribute 'x'"],
+  ["{{ 2 ** pillar.x }}", "'dict object' has no attribute 'x'"],
+  ["{{ (pillar.x) + 1 }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar['x'] % 2 }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x + pillar.y }}", "'dict object' has no attribute 'x'"],
+  ["{{ pillar.x + pillar.y|default(1) }}", "'dict object' has no attribute 'x'"],
+  ["{% for i in [1] %}{{ loop.index + pillar.x }}{% endfor %}", "'dict object' has no attribute 'x'"],
+  ["{{ nope - 1 }}", "'nope' is undefined"],
 ];
 
 function render(template: string): string {
@@ -76,9 +90,12 @@ describe("using an undefined value", () => {
     expect(render("{{ pillar.x is defined }} {{ pillar.l[7] is undefined }}")).toBe("False True");
   });
 
-  it("names the expression when the undefined value did not come from a lookup that just missed", () => {
-    // Jinja's Undefined travels with the value; here a later miss (`pillar.y`) came between, so the message names
-    // the expression, as for an undefined variable.
-    expect(messageOf("{{ pillar.x[pillar.y] }}")).toBe("'pillar.x' is undefined");
+  it("finds the lookup among the latest ones when others came between (both operands of one expression)", () => {
+    expect(messageOf("{{ pillar.x[pillar.y] }}")).toBe("'dict object' has no attribute 'x'");
+  });
+
+  it("names the expression when the undefined value was kept in a variable first", () => {
+    // Jinja's Undefined travels with the value; here only the variable's name is known.
+    expect(messageOf("{% set m = pillar.x %}{{ m.y }}")).toBe("'m' is undefined");
   });
 });
