@@ -32,6 +32,9 @@ function str(s: string): string {
 /** Source-like text of an expression, for messages such as `'pillar.roles' is undefined`. */
 function describe(node: NjAny): string {
   switch (node?.typename) {
+    case "Group":
+      // `(pillar.x)` is `pillar.x`; a tuple is an expression.
+      return node.children.length === 1 && !node.pyTuple ? describe(node.children[0]) : "expression";
     case "Symbol":
       return String(node.value);
     case "Literal":
@@ -57,7 +60,7 @@ const ACCOUNT = "env.pyState.account";
 const STATE = "env.pyState";
 
 /** Filters that fail on an undefined value in Jinja (`int(Undefined)` raises); see `compileChecked`. */
-const FILTERS_REFUSING_UNDEFINED = new Set(["dictsort", "filesizeformat", "float", "indent", "int"]);
+const FILTERS_REFUSING_UNDEFINED = new Set(["attr", "dictsort", "filesizeformat", "float", "indent", "int"]);
 /** Tests that fail when a value they compute with is undefined (`Undefined % 2`, `Undefined < 1`). */
 const TESTS_REFUSING_UNDEFINED = new Set([
   "divisibleby",

@@ -473,6 +473,8 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     attr: (v, ...args) => {
       const [name] = bindArgs(args, ["name"], "attr", 1, "do_attr");
+      // getattr(Undefined, name) fails as using it fails.
+      if (v === undefined) throw undefinedOperand("the filter attr");
       const key = String(name);
       // An attribute only (Python's getattr): a dict's items are not attributes, its methods are.
       if (isMapping(v) && methodTable(v)?.[key] === undefined) return undefined;

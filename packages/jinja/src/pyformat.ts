@@ -2,7 +2,7 @@
 import { hasOwn, isMapping, pyFloatRepr } from "@merge/core";
 import { RenderAccount } from "./budget.js";
 import { expPy, fixedPy } from "./decimal.js";
-import { TemplateProblem } from "./errors.js";
+import { TemplateProblem, undefinedOperand } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { intValue, isFloat, isNumber, toDouble, truncToInt } from "./numbers.js";
 import { cutPiece, findItem, hasMarks, markText, NOT_FOUND, opaqueActive, plainOpaque } from "./opaque.js";
@@ -17,6 +17,8 @@ function textOf(v: unknown): string | undefined {
 function toNumber(v: unknown, conv: string): number | bigint {
   const n = intValue(v);
   if (n !== undefined) return n;
+  // int() and float() of Jinja's Undefined fail as using it fails; `%x`, `%o`, `%c` want an int and say so.
+  if (v === undefined && !"xXoc".includes(conv)) throw undefinedOperand("'%'");
   if (isNumber(v)) {
     // `%x`, `%o` and `%c` take ints only; `%d` truncates a float.
     if ("xXoc".includes(conv))
@@ -121,6 +123,9 @@ export function pyPercent(
   // A format string holding marked text is read as its plain text, and all of the result counts as marked.
   if (opaqueActive() && hasMarks(fmt)) return markText(pyPercent(plainOpaque(fmt), values, account));
   const mapping = isMapping(values) ? values : undefined;
+  // Jinja's Undefined has `__getitem__`, so Python takes it for a mapping: no "not all arguments converted", and a
+  // `%(key)s` looks it up (and fails as using it fails).
+  const undefinedArg = values === undefined;
   const list: unknown[] = values instanceof PyTuple ? values : [values];
   let next = 0;
   const take = (): unknown => {
@@ -143,6 +148,7 @@ export function pyPercent(
     if (width > 0 || prec !== undefined) account.build(Math.max(width, prec ?? 0), "string formatting");
     let value: unknown;
     if (key !== undefined) {
+      if (undefinedArg) throw undefinedOperand("'%'");
       if (mapping === undefined) throw new TemplateProblem("TypeError: format requires a mapping");
       const found = findItem(mapping, key);
       if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: '${key}'`);
@@ -165,6 +171,7 @@ export function pyPercent(
         if (prec !== undefined) body = body.slice(0, prec);
         break;
       case "c": {
+        if (value === undefined) throw new TemplateProblem("TypeError: %c requires int or char");
         const s = textOf(value);
         if (s !== undefined && Array.from(s).length === 1) body = s;
         else if (s !== undefined) throw new TemplateProblem("TypeError: %c requires int or char");
@@ -192,7 +199,7 @@ export function pyPercent(
     out += body;
   }
   out += fmt.slice(last);
-  if (mapping === undefined && next < list.length) {
+  if (mapping === undefined && !undefinedArg && next < list.length) {
     throw new TemplateProblem("TypeError: not all arguments converted during string formatting");
   }
   return out;

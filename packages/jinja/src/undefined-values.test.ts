@@ -34,6 +34,19 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   ["{{ pillar.x|default(7)|int }}", "7"],
   ["{{ none|int }}", "0"],
   ["{{ 'x'|int(3) }}", "3"],
+  // `%` takes an undefined value as Python takes a mapping-like object (Jinja's Undefined has __getitem__).
+  ["{{ 'a%sb' % nope }}", "ab"],
+  ["{{ 's' % pillar.x }}", "s"],
+  ["{{ 'a%%b' % nope }}", "a%b"],
+  ["{{ '%r' % nope }}", "Undefined"],
+  ["{{ '%5s|' % nope }}", "     |"],
+  ["{{ '%(k)s' % nope }}", { error: "'nope' is undefined" }],
+  ["{{ '%d' % pillar.x }}", { error: "'dict object' has no attribute 'x'" }],
+  ["{{ '%x' % nope }}", { error: "TypeError: %x format: an integer is required, not Undefined" }],
+  ["{{ '%c' % nope }}", { error: "TypeError: %c requires int or char" }],
+  ["{{ '%s-%s' % nope }}", { error: "TypeError: not enough arguments for format string" }],
+  ["{{ nope|attr('x') }}", { error: "'nope' is undefined" }],
+  ["{{ (pillar.x)['y'] }}", { error: "'dict object' has no attribute 'x'" }],
   // Arguments bound as Python binds them, named after the functions Jinja implements the tests and filters with.
   ["{{ 2 is even(2) }}", { error: "TypeError: test_even() takes 1 positional argument but 2 were given" }],
   [

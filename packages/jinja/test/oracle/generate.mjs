@@ -780,6 +780,145 @@ const SORT_FORMS = [
 ];
 for (const t of SORT_FORMS) add("exact-filters", t);
 
+// ---- undefined values: what using one does, with Jinja's messages; arguments bound as Python binds them ----
+const UNDEFINED_VARS = { pillar: { a: { b: 1 }, l: [1, 2], s: "str", n: null } };
+const MISSING = [
+  "pillar.nope",
+  "pillar.a.nope",
+  "pillar['nope']",
+  "pillar.l[7]",
+  "pillar.n.nope",
+  "nope",
+  "pillar.s.nope",
+  "pillar.a.b.nope",
+  "(pillar.nope)",
+  "pillar.l['x']",
+];
+const PRESENT = ["1", "'s'", "pillar.a", "pillar.l", "2.5", "pillar.a.b", "none", "pillar.s"];
+const UNDEFINED_OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "~", "<", ">=", "==", "!=", "in"];
+const FILTER_USES = [
+  "int",
+  "float",
+  "int(5)",
+  "float(2.5)",
+  "default(3)",
+  "length",
+  "string",
+  "upper",
+  "list",
+  "join",
+  "indent",
+  "dictsort",
+  "first",
+  "abs",
+  "round",
+  "tojson",
+  "trim",
+  "count",
+  "sort",
+  "unique|list",
+  "select|list",
+  "map('upper')|list",
+  "sum",
+  "batch(2)|list",
+  "replace('a', 'b')",
+  "title",
+  "wordcount",
+  "filesizeformat",
+  "center(5)",
+  "e",
+  "items|list",
+  "attr('x')",
+  "attr('items') is callable",
+];
+const TEST_USES = [
+  "defined",
+  "undefined",
+  "none",
+  "string",
+  "number",
+  "mapping",
+  "sequence",
+  "iterable",
+  "callable",
+  "even",
+  "odd",
+  "divisibleby(2)",
+  "divisibleby 3",
+  "eq(1)",
+  "ne(1)",
+  "lt(2)",
+  "ge(0)",
+  "in([1])",
+  "sameas(none)",
+  "lower",
+  "upper",
+  "test",
+  "filter",
+  "boolean",
+  "integer",
+  "escaped",
+];
+const USES = [
+  (m) => `{{ ${m}.x }}`,
+  (m) => `{{ ${m}['x'] }}`,
+  (m) => `{{ ${m}[0] }}`,
+  (m) => `{{ ${m}() }}`,
+  (m) => `{{ ${m}.get('x') }}`,
+  (m) => `{% for i in ${m} %}[{{ i }}]{% endfor %}`,
+  (m) => `[{{ ${m} }}]`,
+  (m) => `{% if ${m} %}t{% else %}f{% endif %}`,
+  (m) => `{{ ${m}[1:] }}`,
+  (m) => `{% set v = ${m} %}{{ v is defined }}`,
+  (m) => `{{ -${m} }}`,
+  (m) => `{{ not ${m} }}`,
+  (m) => `{{ ${m} or 'other' }}`,
+  (m) => `{{ [${m}]|length }}`,
+];
+for (let i = 0; i < 420; i++) {
+  const m = pick(MISSING);
+  const other = chance(0.3) ? pick(MISSING) : pick(PRESENT);
+  const r = rnd();
+  let t;
+  if (r < 0.3)
+    t = chance(0.5)
+      ? `{{ ${m} ${pick(UNDEFINED_OPERATORS)} ${other} }}`
+      : `{{ ${other} ${pick(UNDEFINED_OPERATORS)} ${m} }}`;
+  else if (r < 0.55) t = `{{ ${m}|${pick(FILTER_USES)} }}`;
+  else if (r < 0.8) t = `{{ ${chance(0.8) ? m : other} is ${pick(TEST_USES)} }}`;
+  else t = pick(USES)(m);
+  add("undefined", t, { vars: UNDEFINED_VARS });
+}
+const ARITY = [
+  "{{ 'ab'|replace }}",
+  "{{ 'ab'|replace('a') }}",
+  "{{ 'ab'|replace(new='x') }}",
+  "{{ 'ab'|replace('a', 'x', count=1) }}",
+  "{{ [1, 2]|batch }}",
+  "{{ [1, 2]|slice }}",
+  "{{ [1, 2]|groupby }}",
+  "{{ [1, 2]|attr }}",
+  "{{ [1]|map|list }}",
+  "{{ ['a']|map('nosuch')|list }}",
+  "{{ [1]|select('nosuch')|list }}",
+  "{{ 2 is even(2) }}",
+  "{{ 2 is divisibleby }}",
+  "{{ 2 is divisibleby(num=2) }}",
+  "{{ 2 is eq }}",
+  "{{ 2 is eq(1, 2) }}",
+  "{{ 2 is eq(b=2) }}",
+  "{{ 2 is callable(1) }}",
+  "{{ 'x' is filter(1) }}",
+  "{{ 'x' is test(1) }}",
+  "{{ 2 is in }}",
+  "{{ 2 is sameas }}",
+  "{{ 2 is even(x=1) }}",
+  "{{ 2 is defined(1) }}",
+  "{{ 2 is lt }}",
+  "{{ 2 is greaterthan(1, 2) }}",
+];
+for (const t of ARITY) add("arity", t);
+
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),
   maxBuffer: 1 << 28,
