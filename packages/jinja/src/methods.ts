@@ -5,6 +5,7 @@
 import {
   deleteItem,
   getItem,
+  hasOwn,
   isMapping,
   type Mapping,
   type MappingKey,
@@ -14,7 +15,7 @@ import {
 } from "@merge/core";
 import { RenderAccount } from "./budget.js";
 import { TemplateProblem, typeError } from "./errors.js";
-import { bindArgs, splitArgs } from "./kwargs.js";
+import { bindArgs, makeKeywordArgs, splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, opaqueActive, ownKey } from "./opaque.js";
 import { opaqueStrMethods } from "./opaque-methods.js";
 import { pyFormatMethod } from "./pyformat.js";
@@ -252,6 +253,37 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
 
 const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
 
+/**
+ * Characters whose title case (what Python's `title()` and `capitalize()` give a word's first letter) is not their
+ * upper case: `ß` is `Ss` (not `SS`), the ligatures `ﬁ` and the like, and the digraphs `ǆ`, `ǉ`, `ǌ`, `ǳ`.
+ */
+const TITLE_CASE: Readonly<Record<string, string>> = {
+  ß: "Ss",
+  ﬀ: "Ff",
+  ﬁ: "Fi",
+  ﬂ: "Fl",
+  ﬃ: "Ffi",
+  ﬄ: "Ffl",
+  ﬅ: "St",
+  ﬆ: "St",
+  Ǆ: "ǅ",
+  ǅ: "ǅ",
+  ǆ: "ǅ",
+  Ǉ: "ǈ",
+  ǈ: "ǈ",
+  ǉ: "ǈ",
+  Ǌ: "ǋ",
+  ǋ: "ǋ",
+  ǌ: "ǋ",
+  Ǳ: "ǲ",
+  ǲ: "ǲ",
+  ǳ: "ǲ",
+};
+
+function titleCase(ch: string): string {
+  return hasOwn(TITLE_CASE, ch) ? (TITLE_CASE[ch] as string) : ch.toUpperCase();
+}
+
 /** The array index Python's `seq[index]` means (negative from the end), or its IndexError/TypeError. */
 function seqSlot(length: number, index: unknown, self: unknown, problem: string): number {
   const kind = typeof self === "string" ? "string" : self instanceof PyTuple ? "tuple" : "list";
@@ -283,8 +315,9 @@ function splitWhitespace(s: string, maxsplit: number): string[] {
   while (i < n) {
     while (i < n && PY_SPACE.includes(s[i] as string)) i++;
     if (i >= n) break;
+    // The rest, from its first non-space character, keeps its trailing white space (as Python's split does).
     if (maxsplit >= 0 && out.length === maxsplit) {
-      out.push(stripChars(s.slice(i), undefined, false, true));
+      out.push(s.slice(i));
       return out;
     }
     let j = i;
@@ -326,7 +359,8 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
     if (max < 0) return pySplit(s, sep, -1);
     if (sep === undefined || sep === null) {
       const words = splitWhitespace(s, -1);
-      if (words.length <= max + 1) return words;
+      // With `max` splits made before the first word, that word keeps the white space before it.
+      if (words.length <= max) return words;
       const headWords = words.length - max;
       let idx = s.length;
       const tail: string[] = [];
@@ -363,19 +397,19 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
   lower: (self: string) => textOf(self).toLowerCase(),
   upper: (self: string) => textOf(self).toUpperCase(),
   title: (self: string) => {
-    // Python: a cased character after an uncased one is upper-cased (title-cased), the others lower-cased.
+    // Python: a cased character after an uncased one is title-cased, the others lower-cased.
     let out = "";
     let previousCased = false;
     for (const ch of textOf(self)) {
       const cased = CASED.test(ch);
-      out += cased ? (previousCased ? ch.toLowerCase() : ch.toUpperCase()) : ch;
+      out += cased ? (previousCased ? ch.toLowerCase() : titleCase(ch)) : ch;
       previousCased = cased;
     }
     return out;
   },
   capitalize: (self: string) => {
-    const s = textOf(self);
-    return s.length === 0 ? s : (s[0] as string).toUpperCase() + s.slice(1).toLowerCase();
+    const [first = "", ...rest] = Array.from(textOf(self));
+    return titleCase(first) + rest.join("").toLowerCase();
   },
   swapcase: (self: string) =>
     Array.from(textOf(self), (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join(""),
@@ -395,6 +429,15 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
   },
   format: (self: string, args: readonly unknown[], account?: RenderAccount) =>
     pyFormatMethod(textOf(self), args, charge(account)),
+  format_map: (self: string, args: readonly unknown[], account?: RenderAccount) => {
+    const mapping = args[0];
+    if (!isMapping(mapping)) throw typeError(`'${pyTypeName(mapping)}' object is not a mapping`);
+    // No prototype: a key `__proto__` is a field name like any other.
+    const keywords: Record<string, unknown> = Object.create(null);
+    for (const key of mappingKeys(mapping))
+      if (typeof key === "string") keywords[key] = getItem(mapping, key);
+    return pyFormatMethod(textOf(self), [makeKeywordArgs(keywords)], charge(account));
+  },
   join: (self: string, args: readonly unknown[], account?: RenderAccount) => {
     const src = args[0];
     const items = Array.isArray(src)
@@ -468,6 +511,81 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
     const sep = String(args[0]);
     const i = s.indexOf(sep);
     return i === -1 ? PyTuple.of_([s, "", ""]) : PyTuple.of_([s.slice(0, i), sep, s.slice(i + sep.length)]);
+  },
+  rpartition: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const sep = String(args[0]);
+    if (sep === "") throw new TemplateProblem("ValueError: empty separator");
+    const i = s.lastIndexOf(sep);
+    return i === -1 ? PyTuple.of_(["", "", s]) : PyTuple.of_([s.slice(0, i), sep, s.slice(i + sep.length)]);
+  },
+  rindex: (self: string, args: readonly unknown[]) => {
+    const i = textOf(self).lastIndexOf(String(args[0]));
+    if (i === -1) throw new TemplateProblem("ValueError: substring not found");
+    return i;
+  },
+  removeprefix: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const prefix = textOf(args[0]);
+    return prefix !== "" && s.startsWith(prefix) ? s.slice(prefix.length) : s;
+  },
+  removesuffix: (self: string, args: readonly unknown[]) => {
+    const s = textOf(self);
+    const suffix = textOf(args[0]);
+    return suffix !== "" && s.endsWith(suffix) ? s.slice(0, s.length - suffix.length) : s;
+  },
+  // Full case folding is what upper- then lower-casing gives for all but a few scripts (`ß` is `ss`).
+  casefold: (self: string) => textOf(self).toUpperCase().toLowerCase(),
+  isdecimal: (self: string) => /^\p{Nd}+$/u.test(textOf(self)),
+  isidentifier: (self: string) =>
+    /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u.test(textOf(self)),
+  istitle: (self: string) => {
+    // Upper- and title-case characters only after uncased ones, lower-case ones only after cased ones; one at least.
+    let previousCased = false;
+    let cased = false;
+    for (const ch of textOf(self)) {
+      if (/[\p{Lu}\p{Lt}]/u.test(ch)) {
+        if (previousCased) return false;
+        previousCased = true;
+        cased = true;
+      } else if (/\p{Ll}/u.test(ch)) {
+        if (!previousCased) return false;
+        previousCased = true;
+        cased = true;
+      } else previousCased = false;
+    }
+    return cased;
+  },
+  expandtabs: (self: string, args: readonly unknown[], account?: RenderAccount) => {
+    const [sizeArg = 8] = bindArgs(args, ["tabsize"], "expandtabs");
+    const size = Number(sizeArg);
+    let out = "";
+    let column = 0;
+    for (const ch of textOf(self)) {
+      if (ch === "\t") {
+        const pad = size > 0 ? size - (column % size) : 0;
+        charge(account).build(out.length + pad, "str.expandtabs");
+        out += " ".repeat(pad);
+        column += pad;
+      } else {
+        out += ch;
+        column = ch === "\n" || ch === "\r" ? 0 : column + 1;
+      }
+    }
+    return out;
+  },
+  translate: (self: string, args: readonly unknown[]) => {
+    const table = args[0];
+    let out = "";
+    for (const ch of textOf(self)) {
+      const found = isMapping(table) ? findItem(table, ch.codePointAt(0) as number) : NOT_FOUND;
+      if (found === NOT_FOUND) out += ch;
+      else if (found === null) continue;
+      else if (typeof found === "number") out += String.fromCodePoint(found);
+      else if (typeof found === "string" || isSafeString(found)) out += textOf(found);
+      else throw typeError("character mapping must return integer, None or str");
+    }
+    return out;
   },
   encode: (self: string) => textOf(self),
   decode: (self: string) => textOf(self),

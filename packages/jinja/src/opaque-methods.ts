@@ -112,6 +112,25 @@ export function opaqueStrMethods(base: Record<string, Method>): Record<string, M
       const parts = call("partition", p, args.map(plainArg)) as string[];
       return PyTuple.of_(cutOut(s, p, parts, ""));
     },
+    rpartition: (self: never, args: readonly unknown[]) => {
+      const s = textOf(self);
+      const p = plainOpaque(s);
+      const parts = call("rpartition", p, args.map(plainArg)) as string[];
+      return PyTuple.of_(cutOut(s, p, parts, ""));
+    },
+    // What is left is a piece of the text, cut out where the plain method leaves it.
+    removeprefix: (self: never, args: readonly unknown[]) => {
+      const s = textOf(self);
+      const p = plainOpaque(s);
+      const kept = call("removeprefix", p, args.map(plainArg)) as string;
+      return kept.length === p.length ? s : cutPiece(s.slice(p.length - kept.length));
+    },
+    removesuffix: (self: never, args: readonly unknown[]) => {
+      const s = textOf(self);
+      const p = plainOpaque(s);
+      const kept = call("removesuffix", p, args.map(plainArg)) as string;
+      return kept.length === p.length ? s : cutPiece(s.slice(0, kept.length));
+    },
     replace: (self: never, args: readonly unknown[]) => {
       const s = textOf(self);
       const p = plainOpaque(s);
@@ -162,6 +181,9 @@ export function opaqueStrMethods(base: Record<string, Method>): Record<string, M
     "isspace",
     "islower",
     "isupper",
+    "isdecimal",
+    "isidentifier",
+    "istitle",
   ]) {
     if (base[name] !== undefined) overrides[name] = onPlain(name);
   }
