@@ -30,6 +30,7 @@ import {
   PyTuple,
   pyBool,
   pyEq,
+  pyRepr,
   pyStr,
   pyTypeName,
 } from "./pyvalues.js";
@@ -117,6 +118,14 @@ function length(value: unknown): number {
 function indent(this: FilterThis, value: unknown, ...args: unknown[]): string {
   const [width = 4, first = false, blank = false] = bindArgs(args, ["width", "first", "blank"], "indent");
   if (value === undefined) throw undefinedOperand("the filter indent");
+  // Jinja appends a line break to the value and splits its lines: text only.
+  if (textOf(value) === undefined) {
+    if (Array.isArray(value))
+      throw new TemplateProblem(
+        `AttributeError: '${pyTypeName(value)}' object has no attribute 'splitlines'`,
+      );
+    throw typeError(`unsupported operand type(s) for +=: '${pyTypeName(value)}' and 'str'`);
+  }
   const s = `${text(value)}\n`;
   const lines = STR_METHODS.splitlines?.(s as never, []) as string[];
   const padLength = typeof width === "string" ? width.length : Math.max(0, Number(width));
@@ -173,9 +182,11 @@ function sortFilter(value: unknown, ...args: unknown[]): unknown[] {
       ? attribute.split(",").map((a) => attrGetter(a))
       : undefined;
   const get = attrGetter(attribute);
+  // The key is a list even for one attribute, as Jinja makes it: lists compare item by item with `==` first, so
+  // items whose attribute is undefined everywhere keep their order (Undefined equals Undefined).
   const key =
     getters === undefined
-      ? (item: unknown) => sortKey(get(item), cs)
+      ? (item: unknown) => [sortKey(get(item), cs)]
       : (item: unknown) => getters.map((g) => sortKey(g(item), cs));
   return pySorted(list(value), key, pyLess, pyBool(reverse));
 }
@@ -190,6 +201,8 @@ function testFn(self: FilterThis, args: unknown[]): (v: unknown) => boolean {
 
 function mapFilter(this: FilterThis, value: unknown, ...args: unknown[]): unknown[] {
   const { pos, kw } = splitArgs(args);
+  // Jinja's map, select and reject go through the value only when it is true (`if value:`): None gives nothing.
+  if (!pyBool(value)) return [];
   if (pos.length === 0 && kw !== undefined && hasOwn(kw, "attribute")) {
     const get = attrGetter(kw.attribute);
     return list(value).map((v) => {
@@ -298,6 +311,31 @@ function parseFloatText(s: string): number | undefined {
 }
 
 /** Python's `float(value)` of a value that is not text: undefined for a TypeError. */
+/** Python's `float(value)` with its errors (a number, or text that reads as one). */
+function pythonFloat(value: unknown): number {
+  const s = textOf(value);
+  if (s !== undefined) {
+    const x = parseFloatText(s.trim());
+    if (x === undefined)
+      throw new TemplateProblem(`ValueError: could not convert string to float: ${pyRepr(s)}`);
+    return x;
+  }
+  if (isNumber(value)) return toDouble(value);
+  throw typeError(`float() argument must be a string or a real number, not '${pyTypeName(value)}'`);
+}
+
+/** An item of a `urlencode` list as Python unpacks `for k, v in value`: exactly two items, or its error. */
+function pairOf(item: unknown): unknown[] {
+  let items: readonly unknown[];
+  if (isMapping(item)) items = mappingKeys(item);
+  else if (textOf(item) !== undefined || Array.isArray(item)) items = pyIter(item, "value");
+  else throw typeError(`cannot unpack non-iterable ${pyTypeName(item)} object`);
+  if (items.length > 2) throw new TemplateProblem("ValueError: too many values to unpack (expected 2)");
+  if (items.length < 2)
+    throw new TemplateProblem(`ValueError: not enough values to unpack (expected 2, got ${items.length})`);
+  return [...items];
+}
+
 function floatOf(value: unknown): number | undefined {
   if (isNumber(value)) return toDouble(value);
   const s = textOf(value);
@@ -343,7 +381,8 @@ function dictsort(value: unknown, ...args: unknown[]): PyTuple[] {
   if (by !== "key" && by !== "value")
     throw new TemplateProblem('You can only sort by either "key" or "value"');
   if (value === undefined) throw undefinedOperand("the filter dictsort");
-  if (!isMapping(value)) throw typeError("dictsort: you can only sort by either a dict");
+  if (!isMapping(value))
+    throw new TemplateProblem(`AttributeError: '${pyTypeName(value)}' object has no attribute 'items'`);
   const pos = by === "value" ? 1 : 0;
   const items = mappingKeys(value).map((k) => PyTuple.from2<unknown>(k, getItem(value, k)));
   const cs = pyBool(caseSensitive);
@@ -524,6 +563,9 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     last: (v) => {
       if (v === undefined) return undefined;
+      // Jinja takes next(reversed(value)): sequences and dicts only.
+      if (textOf(v) === undefined && !Array.isArray(v) && !isMapping(v))
+        throw typeError(`'${pyTypeName(v)}' object is not reversible`);
       const items = pyIter(v, "value");
       return items[items.length - 1];
     },
@@ -535,10 +577,12 @@ export function jinjaFilters(): Record<string, Filter> {
     min: minmax("<"),
     pprint: (v) => pyPformat(v),
     reject(this: FilterThis, v, ...args) {
+      if (!pyBool(v)) return [];
       const t = testFn(this, args);
       return list(v).filter((x) => !t(x));
     },
     rejectattr(this: FilterThis, v, ...args) {
+      if (!pyBool(v)) return [];
       const get = attrGetter(args[0]);
       const t = testFn(this, args.slice(1));
       return list(v).filter((x) => !t(get(x)));
@@ -553,15 +597,18 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     reverse: (v) => {
       if (typeof v === "string" || isSafeString(v)) return Array.from(text(v)).reverse().join("");
+      if (v === null || typeof v !== "object") throw new TemplateProblem("argument must be iterable");
       return list(v).reverse();
     },
     round: roundFilter,
     safe: (v) => (isSafeString(v) ? v : markSafe(text(v))),
     select(this: FilterThis, v, ...args) {
+      if (!pyBool(v)) return [];
       const t = testFn(this, args);
       return list(v).filter((x) => t(x));
     },
     selectattr(this: FilterThis, v, ...args) {
+      if (!pyBool(v)) return [];
       const get = attrGetter(args[0]);
       const t = testFn(this, args.slice(1));
       return list(v).filter((x) => t(get(x)));
@@ -569,7 +616,7 @@ export function jinjaFilters(): Record<string, Filter> {
     filesizeformat: (v, ...args) => {
       const [binary = false] = bindArgs(args, ["binary"], "filesizeformat");
       if (v === undefined) throw undefinedOperand("the filter filesizeformat");
-      const bytes = Number(v);
+      const bytes = pythonFloat(v);
       const base = pyBool(binary) ? 1024 : 1000;
       const prefixes = pyBool(binary)
         ? ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
@@ -632,8 +679,7 @@ export function jinjaFilters(): Record<string, Filter> {
         return mappingKeys(v)
           .map((k) => `${qs(k)}=${qs(getItem(v, k))}`)
           .join("&");
-      if (Array.isArray(v))
-        return v.map((p) => `${qs((p as unknown[])[0])}=${qs((p as unknown[])[1])}`).join("&");
+      if (Array.isArray(v)) return v.map((p) => pairOf(p).map(qs).join("=")).join("&");
       return enc(v).replace(/%2F/g, "/");
     },
     slice(this: FilterThis, v, ...args) {
@@ -683,9 +729,15 @@ export function jinjaFilters(): Record<string, Filter> {
         ["length", "killwords", "end", "leeway"],
         "truncate",
       );
-      const s = text(v);
       const n = Number(len);
       const e = text(end);
+      // Jinja measures and cuts the value itself: only text is cut; a shorter list comes back as it is.
+      if (textOf(v) === undefined) {
+        const size = length(v);
+        if (size <= n + Number(leeway)) return v;
+        throw new TemplateProblem(`AttributeError: '${pyTypeName(v)}' object has no attribute 'rsplit'`);
+      }
+      const s = text(v);
       if (s.length <= n + Number(leeway)) return s;
       if (pyBool(killwords)) return s.slice(0, n - e.length) + e;
       const cut = s.slice(0, n - e.length);
