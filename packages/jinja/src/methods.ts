@@ -18,9 +18,11 @@ import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, makeKeywordArgs, splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, opaqueActive, ownKey } from "./opaque.js";
 import { opaqueStrMethods } from "./opaque-methods.js";
+import { pyLess } from "./operators.js";
 import { pyFormatMethod } from "./pyformat.js";
+import { pySorted } from "./pysort.js";
 import { pyFromKeys, storeItem, updateFrom, updateFromKeywords } from "./pydict.js";
-import { DictView, isSafeString, PyTuple, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+import { DictView, isSafeString, PyTuple, pyBool, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
 /** A Python method: `self`, the call's arguments, and the render's account for methods whose cost depends on them. */
 type Method = (self: never, args: readonly unknown[], account?: RenderAccount) => unknown;
@@ -60,8 +62,9 @@ function positional(args: readonly unknown[], min: number, max: number, name: st
   const { pos, kw } = splitArgs(args);
   if (kw !== undefined) throw typeError(`dict.${name}() takes no keyword arguments`);
   if (pos.length < min || pos.length > max) {
+    const bound = min === max || pos.length < min ? min : max;
     const expected = min === max ? `${min}` : pos.length < min ? `at least ${min}` : `at most ${max}`;
-    throw typeError(`${name} expected ${expected} argument${expected === "1" ? "" : "s"}, got ${pos.length}`);
+    throw typeError(`${name} expected ${expected} argument${bound === 1 ? "" : "s"}, got ${pos.length}`);
   }
   return pos;
 }
@@ -164,9 +167,34 @@ function listIndex(self: unknown[], i: unknown): number {
   return n < 0 ? self.length + n : n;
 }
 
+/** The one argument of a list method that takes exactly one (`list.append(x)`), or Python's TypeError. */
+function oneArgument(args: readonly unknown[], name: string): unknown {
+  const { pos, kw } = splitArgs(args);
+  if (kw !== undefined) throw typeError(`list.${name}() takes no keyword arguments`);
+  if (pos.length !== 1) throw typeError(`list.${name}() takes exactly one argument (${pos.length} given)`);
+  return pos[0];
+}
+
 export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
   append: (self: unknown[], args: readonly unknown[]) => {
-    self.push(args[0]);
+    self.push(oneArgument(args, "append"));
+    return null;
+  },
+  sort: (self: unknown[], args: readonly unknown[]) => {
+    // list.sort(*, key=None, reverse=False): keywords only; sorted in place with `<`, stable.
+    const { pos, kw } = splitArgs(args);
+    if (pos.length > 0) throw typeError("sort() takes no positional arguments");
+    for (const name of Object.keys(kw ?? {})) {
+      if (name !== "key" && name !== "reverse")
+        throw typeError(`'${name}' is an invalid keyword argument for sort()`);
+    }
+    const key = kw?.key;
+    if (key !== undefined && key !== null && typeof key !== "function")
+      throw typeError(`'${pyTypeName(key)}' object is not callable`);
+    const keyOf =
+      typeof key === "function" ? (v: unknown) => (key as (x: unknown) => unknown)(v) : (v: unknown) => v;
+    const sorted = pySorted(self.slice(), keyOf, pyLess, pyBool(kw?.reverse ?? false));
+    for (let i = 0; i < sorted.length; i++) self[i] = sorted[i];
     return null;
   },
   extend: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
@@ -199,21 +227,38 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
     return self.splice(i, 1)[0];
   },
   remove: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    const item = oneArgument(args, "remove");
     charge(account).step(self.length);
-    const i = self.findIndex((x) => pyEq(x, args[0]));
+    const i = self.findIndex((x) => pyEq(x, item));
     if (i === -1) throw new TemplateProblem("ValueError: list.remove(x): x not in list");
     self.splice(i, 1);
     return null;
   },
   index: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    // list.index(x, start, stop): negative bounds count from the end, as slices do.
+    const { pos, kw } = splitArgs(args);
+    if (kw !== undefined) throw typeError("list.index() takes no keyword arguments");
+    if (pos.length < 1 || pos.length > 3) {
+      const bound = pos.length < 1 ? 1 : 3;
+      throw typeError(
+        `index expected ${pos.length < 1 ? "at least" : "at most"} ${bound} argument${bound === 1 ? "" : "s"}, got ${pos.length}`,
+      );
+    }
+    const bound = (v: unknown, fallback: number) => {
+      if (v === undefined || v === null) return fallback;
+      const n = Number(v);
+      return n < 0 ? Math.max(0, self.length + n) : Math.min(n, self.length);
+    };
+    const start = bound(pos[1], 0);
+    const stop = bound(pos[2], self.length);
     charge(account).step(self.length);
-    const i = self.findIndex((x) => pyEq(x, args[0]));
-    if (i === -1) throw new TemplateProblem(`ValueError: ${pyRepr(args[0])} is not in list`);
-    return i;
+    for (let i = start; i < stop; i++) if (pyEq(self[i], pos[0])) return i;
+    throw new TemplateProblem(`ValueError: ${pyRepr(pos[0])} is not in list`);
   },
   count: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
+    const item = oneArgument(args, "count");
     charge(account).step(self.length);
-    return self.filter((x) => pyEq(x, args[0])).length;
+    return self.filter((x) => pyEq(x, item)).length;
   },
   reverse: (self: unknown[]) => {
     self.reverse();
