@@ -33,3 +33,24 @@ describe("adjacent string literals", () => {
     expect(renderCase(template)).toBe(expected);
   });
 });
+
+describe("number literals", () => {
+  // Jinja 3.1.6's output for each (recorded with Python's jinja2): its lexer's patterns for floats and ints.
+  it.each([
+    ["{{ 1.5e3 }}", "1500.0"],
+    ["{{ 1e-7 }}", "1e-07"],
+    ["{{ 1E5 }}", "100000.0"],
+    ["{{ 0x1F }}|{{ 0X1f }}|{{ 0o17 }}|{{ 0b101 }}", "31|31|15|5"],
+    ["{{ 0xFF + 1 }}", "256"],
+    ["{{ 1_0.5 }}|{{ 1e1_0 }}|{{ 1_000 }}", "10.5|10000000000.0|1000"],
+    ["{{ -1.5e3 }}|{{ -0x10 }}|{{ 1 - -1e1 }}", "-1500.0|-16|11.0"],
+    ["{{ 00 }}|{{ 2e0 }}", "0|2.0"],
+    ["{{ [[1, 2]].0.1 }}", "2"],
+  ])("%s is %s", (template, expected) => {
+    expect(renderCase(template)).toBe(expected);
+  });
+
+  it.each(["{{ 07 }}", "{{ 0_7 }}", "{{ 5. }}", "{{ .5 }}"])("%s does not parse, as in Jinja", (template) => {
+    expect(failure(() => renderCase(template)).code).toBe("TEMPLATE_SYNTAX");
+  });
+});

@@ -412,12 +412,37 @@ class PyParser extends BaseParser {
  * float as a `PyFloat` (`1.0`, `2e3`) so that it stays a float.
  */
 function numberLiteral(type: string, text: string): number | bigint | PyFloat {
+  const digits = text.replace(/_/g, "");
   if (type === njLexer.TOKEN_INT) {
-    const n = Number.parseInt(text, 10);
-    return Number.isSafeInteger(n) ? n : BigInt(text);
+    // BigInt reads the 0x, 0o and 0b forms too.
+    const n = BigInt(digits);
+    return n >= MIN_SAFE && n <= MAX_SAFE ? Number(n) : n;
   }
-  const x = Number.parseFloat(text);
+  const x = Number.parseFloat(digits);
   return Number.isInteger(x) ? new PyFloat(x) : x;
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Jinja's lexer patterns for numbers (jinja2/lexer.py `float_re` and `integer_re`), anchored where reading is. */
+const FLOAT_PATTERN = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
+const INT_PATTERN = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*/iy;
+
+function isDigit(ch: string | undefined): boolean {
+  return ch !== undefined && ch >= "0" && ch <= "9";
+}
+
+/** The number token that starts at `at` of `src`, as Jinja's lexer reads it. */
+function readNumber(src: string, at: number): { type: string; text: string } | undefined {
+  if (src[at - 1] !== ".") {
+    FLOAT_PATTERN.lastIndex = at;
+    const float = FLOAT_PATTERN.exec(src);
+    if (float !== null) return { type: njLexer.TOKEN_FLOAT, text: float[0] };
+  }
+  INT_PATTERN.lastIndex = at;
+  const int = INT_PATTERN.exec(src);
+  return int === null ? undefined : { type: njLexer.TOKEN_INT, text: int[0] };
 }
 
 const KEYWORDS = new Set(["and", "or", "not", "else", "if", "is", "in"]);
@@ -526,22 +551,21 @@ function balancedTokens(src: string, trimBlocks: boolean): NjAny {
       depth--;
       return { type: njLexer.TOKEN_RIGHT_CURLY, value: "}", lineno, colno };
     }
+    // Numbers are read with Jinja's own patterns (nunjucks reads `1.5e3` as `1.5` and a name, `0x1F` as `0` and a
+    // name): a float first (`1_0.5`, `1e3`, not after a `.`, so `x.0.1` stays two lookups), else an int
+    // (`0x1F`, `0o17`, `0b101`, `1_000`; a zero alone, so `07` is `0` then `7`, which does not parse).
+    if (tokens.in_code && isDigit(tokens.current())) {
+      const number = readNumber(tokens.str, tokens.index);
+      if (number !== undefined) {
+        const { lineno, colno } = tokens;
+        for (let i = 0; i < number.text.length; i++) tokens.forward();
+        return { type: number.type, value: number.text, lineno, colno };
+      }
+    }
     const tok = next();
     // nunjucks reads `null` as None; in Jinja it is an ordinary (usually undefined) name.
     if (tok && tok.type === njLexer.TOKEN_NONE && tok.value === "null")
       return { ...tok, type: njLexer.TOKEN_SYMBOL };
-    if (tok && tok.type === njLexer.TOKEN_SYMBOL && /^\d/.test(tok.value)) {
-      // Python number forms nunjucks reads as names: `1_000`, `1e3`.
-      let digits = tok.value.replace(/_/g, "");
-      const sign = /^[eE]$/.test(digits.slice(-1)) ? /^[+-]\d+/.exec(tokens.str.slice(tokens.index)) : null;
-      if (sign !== null && /^\d+(\.\d*)?[eE]$/.test(digits)) {
-        for (let i = 0; i < sign[0].length; i++) tokens.forward();
-        digits += sign[0];
-      }
-      if (/^\d+$/.test(digits)) return { ...tok, type: njLexer.TOKEN_INT, value: digits };
-      if (/^\d+(\.\d*)?[eE][+-]?\d+$/.test(digits))
-        return { ...tok, type: njLexer.TOKEN_FLOAT, value: digits };
-    }
     if (trimBlocks && tok && tok.type === njLexer.TOKEN_COMMENT && tokens.current() === "\n")
       tokens.forward();
     if (tok) {
