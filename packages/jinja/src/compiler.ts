@@ -739,22 +739,42 @@ class PyCompiler extends BaseCompiler {
     this.pos(node);
     const start = this.codebuf.length;
     super.compileFromImport(node, frame);
-    // nunjucks hands "cannot import" to the callback untagged; stamp it with this statement's position.
-    const tag = `, ${node.lineno}, ${node.colno}, ${this._templateName()})`;
+    // A name the template does not export is, as in Jinja, an undefined value whose use says so (nunjucks fails
+    // at the import): `the template 'm.jinja' (imported on line 1) does not export the requested name 'x'`.
+    const source = describe(node.template);
     for (let i = start; i < this.codebuf.length; i++) {
       const line = this.codebuf[i] as string;
-      if (line.startsWith("cb(new Error(")) {
-        this.codebuf[i] = line.replace(
-          /^cb\((new Error\(.*\))\); return;/,
-          (_m, err) => `cb(runtime.pyTagError(${err}${tag}); return;`,
-        );
-      }
+      const missing = /^cb\(new Error\("cannot import '(.*)'"\)\); return;(\n?)$/.exec(line);
+      if (missing === null) continue;
+      const name = missing[1] as string;
+      const pair = (node.names.children as NjAny[]).find((n) => (n.key?.value ?? n.value) === name);
+      const alias = String(pair?.value?.value ?? pair?.value ?? name);
+      const hint = `the template ${source} (imported on line ${node.lineno + 1}) does not export the requested name '${name}'`;
+      // The `var` of the previous line names the value nunjucks sets next.
+      const id = /^var (\w+) = /.exec(this.codebuf[i - 2] as string)?.[1];
+      this.codebuf[i] =
+        `var ${id} = runtime.pyNotExported(${STATE}, ${str(alias)}, ${str(hint)});${missing[2]}`;
     }
   }
 
   compileInclude(node: NjAny, frame: NjAny): void {
     this.pos(node);
+    if (node.pyWithoutContext !== true) {
+      super.compileInclude(node, frame);
+      return;
+    }
+    // `without context`: the included template sees the globals only, as an import without context does.
+    const start = this.codebuf.length;
     super.compileInclude(node, frame);
+    for (let i = start; i < this.codebuf.length; i++) {
+      const line = this.codebuf[i] as string;
+      if (line.startsWith("template.render(context.getVariables(), frame, "))
+        // A frame of its own (no caller's variables) keeps the render synchronous, as nunjucks is when given one.
+        this.codebuf[i] = line.replace(
+          "template.render(context.getVariables(), frame, ",
+          "template.render({}, new runtime.Frame(), ",
+        );
+    }
   }
 
   compilePyWith(node: NjAny, frame: NjAny): void {

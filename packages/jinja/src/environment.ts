@@ -260,7 +260,25 @@ export class PyEnvironment extends NjEnvironment {
     if (typeof cb !== "function" && typeof ignoreMissing === "function") cb = ignoreMissing;
     let template: NjAny;
     if (name instanceof NjTemplate) template = name;
-    else {
+    else if (Array.isArray(name)) {
+      // A list of names (Jinja's select_template): the first that exists.
+      for (const candidate of name) {
+        try {
+          template = this.getTemplate(candidate, _eager, _parent, false);
+          break;
+        } catch (e) {
+          if (!(e instanceof TemplateProblem && e.message.startsWith("TemplateNotFound"))) throw e;
+        }
+      }
+      if (template === undefined) {
+        if (ignoreMissing !== true) {
+          throw new TemplateProblem(
+            `TemplatesNotFound: none of the templates given were found: ${name.map((n) => pyStr(n)).join(", ")}`,
+          );
+        }
+        template = new PyTemplate("", this, "", true);
+      }
+    } else {
       if (typeof name !== "string")
         throw new TemplateProblem(`template name must be a string, not ${pyStr(name)}`);
       try {

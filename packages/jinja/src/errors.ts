@@ -44,6 +44,8 @@ export interface LookupMiss {
   readonly desc: string;
   readonly obj: unknown;
   readonly name: unknown;
+  /** Jinja's message when it is not the usual one (an import's name the template does not export). */
+  readonly message?: string;
 }
 
 /** How many of a render's latest misses are kept: enough for the operands of one expression (`a.x + b.y`). */
@@ -64,7 +66,8 @@ export function undefinedUse(
   if (misses !== undefined) {
     for (let i = misses.length - 1; i >= 0; i--) {
       const miss = misses[i] as LookupMiss;
-      if (miss.desc === desc) return new TemplateProblem(missMessage(miss.obj, miss.name, typeRepr, repr));
+      if (miss.desc === desc)
+        return new TemplateProblem(miss.message ?? missMessage(miss.obj, miss.name, typeRepr, repr));
     }
   }
   return undefinedError(desc);

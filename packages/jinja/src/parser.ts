@@ -263,6 +263,31 @@ class PyParser extends BaseParser {
     return node;
   }
 
+  /**
+   * `{% include name [ignore missing] [with context | without context] %}`, as Jinja reads it; `name` may be a list
+   * (the first template found is included, see PyEnvironment.getTemplate).
+   */
+  parseInclude(): NjAny {
+    const tag = this.peekToken();
+    if (!this.skipSymbol("include")) this.fail("expected include", tag.lineno, tag.colno);
+    const node = new njNodes.Include(tag.lineno, tag.colno);
+    node.template = this.parseExpression();
+    if (this.peekToken()?.type === njLexer.TOKEN_SYMBOL && this.peekToken().value === "ignore") {
+      this.nextToken();
+      if (!this.skipSymbol("missing")) this.fail("expected 'missing' after 'ignore'", tag.lineno, tag.colno);
+      node.ignoreMissing = true;
+    }
+    const context = this.peekToken();
+    if (context?.type === njLexer.TOKEN_SYMBOL && (context.value === "with" || context.value === "without")) {
+      this.nextToken();
+      if (!this.skipSymbol("context"))
+        this.fail(`expected 'context' after '${context.value}'`, tag.lineno, tag.colno);
+      node.pyWithoutContext = context.value === "without";
+    }
+    this.advanceAfterBlockEnd(tag.value);
+    return node;
+  }
+
   parsePrimary(noPostfix?: boolean): NjAny {
     const tok = this.peekToken();
     let node: NjAny;

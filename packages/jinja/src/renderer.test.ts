@@ -342,11 +342,16 @@ describe("import errors", () => {
     const e = failure(() => renderCase("a: 1\n\n{% include 'nope.sls' %}"));
     expect(e.message).toBe("TemplateNotFound: nope.sls");
     expect(e.source?.line).toBe(3);
+    // A name the template does not export fails where it is used, with the import's line in Jinja's message.
     const f = failure(() =>
-      renderCase("a: 1\n{% from 'm.sls' import missing %}", { "m.sls": "{% macro other() %}{% endmacro %}" }),
+      renderCase("a: 1\n{% from 'm.sls' import missing %}\nb: {{ missing() }}", {
+        "m.sls": "{% macro other() %}{% endmacro %}",
+      }),
     );
-    expect(f.message).toContain("cannot import 'missing'");
-    expect(f.source?.line).toBe(2);
+    expect(f.message).toBe(
+      "the template 'm.sls' (imported on line 2) does not export the requested name 'missing'",
+    );
+    expect(f.source?.line).toBe(3);
   });
 
   it("leave an error after an include or import to the file and line it happened in", () => {

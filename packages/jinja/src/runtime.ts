@@ -214,10 +214,17 @@ interface MissState {
 }
 
 /** Notes a lookup that found nothing (the latest MISSES_KEPT are kept). */
-function noteMiss(state: MissState, desc: string, obj: unknown, name: unknown): void {
-  const misses = (state.misses ??= []);
+function noteMiss(state: MissState, desc: string, obj: unknown, name: unknown, message?: string): void {
+  if (state.misses === undefined) state.misses = [];
+  const misses = state.misses;
   if (misses.length === MISSES_KEPT) misses.shift();
-  misses.push({ desc, obj, name });
+  misses.push(message === undefined ? { desc, obj, name } : { desc, obj, name, message });
+}
+
+/** `{% from t import x %}` when `t` has no `x`: an undefined value whose use fails with Jinja's `hint`. */
+function pyNotExported(state: MissState | undefined, alias: string, hint: string): undefined {
+  if (state !== undefined) noteMiss(state, alias, undefined, alias, hint);
+  return undefined;
 }
 
 /** Jinja's `object_type_repr`: how its messages name a value's type (`dict object`, `None`). */
@@ -756,6 +763,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyCall,
     pyCallArgs,
     pyChecked,
+    pyNotExported,
     pyIter,
     pyUnpack,
     pySlice,
