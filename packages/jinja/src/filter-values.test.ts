@@ -67,6 +67,17 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   ["{{ ['b','A']|sort }}", "['A', 'b']"],
   ["{{ [[2,1],[1,2]]|sort }}", "[[1, 2], [2, 1]]"],
   ["{{ [2,1]|sort(attribute='0') }}", "[2, 1]"],
+  ["{{ 'hello'|center(9) }}", "  hello  "],
+  [
+    "{{ 'hello'|center(9, '*') }}",
+    { error: "TypeError: do_center() takes from 1 to 2 positional arguments but 3 were given" },
+  ],
+  ["{{ 'abc'|truncate(2) }}", { error: "AssertionError: expected length >= 3, got 2" }],
+  ["{{ 'hello world foo'|truncate(11, false, '!', 0) }}", "hello!"],
+  [
+    "{% set ns = namespace(toString=1, b=[1]) %}{{ ns }}|{{ [ns] }}|{{ ns.toString }}",
+    "<Namespace {'toString': 1, 'b': [1]}>|[<Namespace {'toString': 1, 'b': [1]}>]|1",
+  ],
 ];
 
 function outcome(template: string): string | { error: string } {

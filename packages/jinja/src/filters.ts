@@ -521,7 +521,14 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     batch,
     capitalize: (v) => STR_METHODS.capitalize?.(text(v) as never, []),
-    center(this: FilterThis, v, width = 80) {
+    center(this: FilterThis, v, ...args) {
+      // Jinja's do_center(value, width=80): no fill character (that is str.center's).
+      const { pos } = splitArgs(args);
+      if (pos.length > 1)
+        throw typeError(
+          `do_center() takes from 1 to 2 positional arguments but ${pos.length + 1} were given`,
+        );
+      const [width = 80] = bindArgs(args, ["width"], "center");
       return STR_METHODS.center?.(text(v) as never, [width], this.env.pyState.account);
     },
     count: (v) => length(v),
@@ -731,6 +738,10 @@ export function jinjaFilters(): Record<string, Filter> {
       );
       const n = Number(len);
       const e = text(end);
+      if (n < Array.from(e).length)
+        throw new TemplateProblem(`AssertionError: expected length >= ${Array.from(e).length}, got ${n}`);
+      if (Number(leeway) < 0)
+        throw new TemplateProblem(`AssertionError: expected leeway >= 0, got ${leeway}`);
       // Jinja measures and cuts the value itself: only text is cut; a shorter list comes back as it is.
       if (textOf(v) === undefined) {
         const size = length(v);

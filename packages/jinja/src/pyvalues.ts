@@ -209,6 +209,9 @@ function reprChar(ch: string, quote: string): string {
   return ch;
 }
 
+/** A method by which an object of the runtime (a `namespace()`) gives its Python repr(). */
+export const PY_REPR: unique symbol = Symbol("Python repr");
+
 /** Python repr(): how values look inside printed lists and dicts. */
 export function pyRepr(value: unknown, seen?: Set<unknown>): string {
   switch (typeof value) {
@@ -247,7 +250,9 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
         const parts: string[] = [];
         for (const [k, v] of value) parts.push(`${pyRepr(k, s)}: ${pyRepr(v, s)}`);
         out = `{${parts.join(", ")}}`;
-      } else if (value instanceof Date) out = value.toISOString();
+      } else if (typeof (value as { [PY_REPR]?: unknown })[PY_REPR] === "function")
+        out = (value as { [PY_REPR]: (seen: Set<unknown>) => string })[PY_REPR](s);
+      else if (value instanceof Date) out = value.toISOString();
       else
         out = typeof (value as { toString?: unknown }).toString === "function" ? String(value) : "<object>";
       s.delete(value);

@@ -31,7 +31,17 @@ import { intValue } from "./numbers.js";
 import { cutPiece, findItem, NOT_FOUND, opaqueActive } from "./opaque.js";
 import { pyCompare, pyDiv, pyFloorDiv, pyNeg, pyPos, pySub, textOf } from "./operators.js";
 import { pyDictLiteral } from "./pydict.js";
-import { DictView, GroupTuple, PyTuple, pyBool, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+import {
+  DictView,
+  GroupTuple,
+  PY_REPR,
+  PyTuple,
+  pyBool,
+  pyEq,
+  pyRepr,
+  pyStr,
+  pyTypeName,
+} from "./pyvalues.js";
 
 /** The environment side of a render that the runtime needs (implemented by the renderer). */
 export interface RuntimeHost {
@@ -54,6 +64,13 @@ export class Namespace {
           typeof k === "string" ? k : pyStr(k),
           getItem(init, k),
         );
+  }
+
+  /** Jinja's `<Namespace {'a': 1}>` (its attributes as a dict). */
+  [PY_REPR](seen: Set<unknown>): string {
+    const own = this as unknown as Record<string, unknown>;
+    const parts = Object.keys(own).map((k) => `${pyRepr(k, seen)}: ${pyRepr(own[k], seen)}`);
+    return `<Namespace {${parts.join(", ")}}>`;
   }
 }
 
@@ -138,7 +155,7 @@ const HIDDEN = new Set([
 function objectAttr(obj: object, name: string | number): unknown {
   // A namespace's attributes are the data it holds, whatever their names.
   if (obj instanceof Namespace)
-    return hasOwn(obj, String(name)) ? (obj as Record<string, unknown>)[name] : undefined;
+    return hasOwn(obj, String(name)) ? (obj as unknown as Record<string, unknown>)[name] : undefined;
   // A function exposes only the attributes it declares (the `dict` global's `fromkeys`).
   if (typeof obj === "function") {
     const attrs = (obj as { pyAttrs?: Record<string, unknown> }).pyAttrs;
