@@ -1,6 +1,5 @@
-import { isMergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { createRenderer } from "./renderer.js";
+import { outcome } from "./test-vars.js";
 
 // Jinja 3.1.6's output for each (recorded with Python's jinja2): filters given values of other types than the usual
 // ones. `map`, `select`, `reject` and their `attr` forms give nothing for a false value (None included), `sort` keeps
@@ -79,15 +78,6 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
     "<Namespace {'toString': 1, 'b': [1]}>|[<Namespace {'toString': 1, 'b': [1]}>]|1",
   ],
 ];
-
-function outcome(template: string): string | { error: string } {
-  try {
-    return createRenderer({}).render(template, "case.sls", {}, "c.cfg");
-  } catch (error) {
-    if (isMergeError(error)) return { error: error.message };
-    throw error;
-  }
-}
 
 describe("filters on values of other types", () => {
   it.each(JINJA)("%s as in Jinja", (template, expected) => {

@@ -1,6 +1,5 @@
-import { isMergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { createRenderer } from "./renderer.js";
+import { outcome } from "./test-vars.js";
 
 // Python 3.11's answers (recorded through Jinja 3.1.6, with the `do` extension PillarStack enables) for list and
 // dict methods: `list.sort()` in place (keywords only, `key` a macro), `list.index(x, start, stop)`, and Python's
@@ -48,15 +47,6 @@ const PYTHON: readonly [template: string, output: string | { error: string }][] 
   ["{% set m = namespace(k=[3,1]) %}{% do m.k.sort() %}{{ m.k }}", "[1, 3]"],
   ["{% macro k(x) %}{{ -x }}{% endmacro %}{% set l = [1, 3, 2] %}{% do l.sort(key=k) %}{{ l }}", "[1, 2, 3]"],
 ];
-
-function outcome(template: string): string | { error: string } {
-  try {
-    return createRenderer({}).render(template, "case.sls", {}, "c.cfg");
-  } catch (error) {
-    if (isMergeError(error)) return { error: error.message };
-    throw error;
-  }
-}
 
 describe("list and dict methods", () => {
   it.each(PYTHON)("%s as in Python", (template, expected) => {

@@ -1,6 +1,5 @@
-import { isMergeError } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { createRenderer } from "./renderer.js";
+import { outcome } from "./test-vars.js";
 
 // Python 3.11's answers (recorded through Jinja 3.1.6) for string methods templates call: the ones Python has that
 // were missing (rpartition, rindex, removeprefix, removesuffix, casefold, isdecimal, isidentifier, istitle,
@@ -79,15 +78,6 @@ const PYTHON: readonly [template: string, output: string | { error: string }][] 
   ["{{ 'tab\\tsep\\tx'.split(None, 1) }}", "['tab', 'sep\\tx']"],
   ["{{ 'tab\\tsep\\tx'.rsplit(None, 1) }}", "['tab\\tsep', 'x']"],
 ];
-
-function outcome(template: string): string | { error: string } {
-  try {
-    return createRenderer({}).render(template, "case.sls", {}, "c.cfg");
-  } catch (error) {
-    if (isMergeError(error)) return { error: error.message };
-    throw error;
-  }
-}
 
 describe("string methods", () => {
   it.each(PYTHON)("%s as in Python", (template, expected) => {

@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { isMergeError } from "@merge/core";
 import { createRenderer, type RendererOptions } from "./renderer.js";
 
 /** The variables every case renders with: a host's pillar, grains, opts and the stack merged so far. */
@@ -116,4 +117,14 @@ export function tempTree(files: Record<string, string>): string {
     writeFileSync(join(dir, name), text);
   }
   return dir;
+}
+
+/** What a template renders to with `vars`, or the message of the coded error it fails with: a recorded case's form. */
+export function outcome(template: string, vars: Record<string, unknown> = {}): string | { error: string } {
+  try {
+    return createRenderer({}).render(template, "case.sls", vars, "c.cfg");
+  } catch (error) {
+    if (isMergeError(error)) return { error: error.message };
+    throw error;
+  }
 }

@@ -1,6 +1,6 @@
-import { isMergeError, PyDict } from "@merge/core";
+import { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { createRenderer } from "./renderer.js";
+import { outcome } from "./test-vars.js";
 
 // Jinja 3.1.6's output for each template (recorded with Python's jinja2, `pillar` an empty dict): how tests and
 // filters treat an undefined value, and Python's errors for a test or filter given the wrong arguments.
@@ -100,17 +100,8 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   ["{{ [3, 4]|select('even')|list }}", "[4]"],
 ];
 
-function outcome(template: string): string | { error: string } {
-  try {
-    return createRenderer({}).render(template, "case.sls", { pillar: new PyDict() }, "c.cfg");
-  } catch (error) {
-    if (isMergeError(error) && error.code === "TEMPLATE_RENDER") return { error: error.message };
-    throw error;
-  }
-}
-
 describe("undefined values in tests and filters, and their arguments", () => {
   it.each(JINJA)("%s as in Jinja", (template, expected) => {
-    expect(outcome(template)).toEqual(expected);
+    expect(outcome(template, { pillar: new PyDict() })).toEqual(expected);
   });
 });
