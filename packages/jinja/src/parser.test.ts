@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { catchMergeError as failure } from "../../../test-kit/errors.js";
-import { renderCase } from "./test-vars.js";
+import { renderCase, VARS } from "./test-vars.js";
 
 describe("comment delimiters", () => {
   it("print a stray #} in template text as text, as Jinja does", () => {
@@ -52,5 +52,19 @@ describe("number literals", () => {
 
   it.each(["{{ 07 }}", "{{ 0_7 }}", "{{ 5. }}", "{{ .5 }}"])("%s does not parse, as in Jinja", (template) => {
     expect(failure(() => renderCase(template)).code).toBe("TEMPLATE_SYNTAX");
+  });
+});
+
+describe("the + modifiers of tags", () => {
+  // Jinja 3.1.6's output (recorded with Python's jinja2): `{%+` keeps the white space before a tag (only
+  // lstrip_blocks removes it), `+%}` the line break after it (only trim_blocks removes that).
+  it.each([
+    [false, "  {%+ if true %}a{% endif +%}\nb", "  a\nb"],
+    [false, "{%+ if true -%}\n  x\n{%- endif +%}\n", "x"],
+    [true, "{% if true +%}\nx{% endif %}\ny", "\nxy"],
+    [true, "{% if true %}\nx{% endif +%}\ny", "x\ny"],
+    [true, "a {{ '+%}' }} b", "a +%} b"],
+  ])("with trim_blocks %s, %j is %j", (trimBlocks, template, expected) => {
+    expect(renderCase(template, {}, structuredClone(VARS), { trimBlocks })).toBe(expected);
   });
 });

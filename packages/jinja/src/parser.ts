@@ -587,7 +587,17 @@ function balancedTokens(src: string, trimBlocks: boolean): NjAny {
         return { type: number.type, value: number.text, lineno, colno };
       }
     }
+    // `+%}` (Jinja's "keep the newline after this tag", which matters with trim_blocks): the `+` is not code.
+    const keepNewline =
+      tokens.in_code && tokens.current() === "+" && tokens.str.startsWith("%}", tokens.index + 1);
+    if (keepNewline) tokens.forward();
+    const trim = tokens.trimBlocks;
+    if (keepNewline) tokens.trimBlocks = false;
     const tok = next();
+    tokens.trimBlocks = trim;
+    // `{%+` (Jinja's "keep the white space before this tag", which matters with lstrip_blocks, never on here).
+    if (tok?.type === njLexer.TOKEN_BLOCK_START && tok.value === "{%" && tokens.current() === "+")
+      tokens.forward();
     // nunjucks reads `null` as None; in Jinja it is an ordinary (usually undefined) name.
     if (tok && tok.type === njLexer.TOKEN_NONE && tok.value === "null")
       return { ...tok, type: njLexer.TOKEN_SYMBOL };
