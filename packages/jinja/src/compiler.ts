@@ -747,8 +747,11 @@ class PyCompiler extends BaseCompiler {
       const missing = /^cb\(new Error\("cannot import '(.*)'"\)\); return;(\n?)$/.exec(line);
       if (missing === null) continue;
       const name = missing[1] as string;
-      const pair = (node.names.children as NjAny[]).find((n) => (n.key?.value ?? n.value) === name);
-      const alias = String(pair?.value?.value ?? pair?.value ?? name);
+      // As nunjucks reads the names: `x` or `x as y` (a Pair).
+      const entry = (node.names.children as NjAny[]).find(
+        (n) => (n instanceof njNodes.Pair ? n.key.value : n.value) === name,
+      );
+      const alias = entry instanceof njNodes.Pair ? String(entry.value.value) : name;
       const hint = `the template ${source} (imported on line ${node.lineno + 1}) does not export the requested name '${name}'`;
       // The `var` of the previous line names the value nunjucks sets next.
       const id = /^var (\w+) = /.exec(this.codebuf[i - 2] as string)?.[1];

@@ -14,7 +14,7 @@ import { buildCostOf, type RenderAccount, sizeOf } from "./budget.js";
 import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError, undefinedOperand } from "./errors.js";
-import { bindArgs, missingArguments, splitArgs } from "./kwargs.js";
+import { bindArgs, isKwargs, missingArguments, splitArgs } from "./kwargs.js";
 import { methodTable, STR_METHODS } from "./methods.js";
 import { floatValue, intValue, isFloat, isNumber, normInt, numAbs, toDouble, truncToInt } from "./numbers.js";
 import { titleFilter } from "./opaque-filters.js";
@@ -311,16 +311,13 @@ function parseFloatText(s: string): number | undefined {
 }
 
 /** Python's `float(value)` of a value that is not text: undefined for a TypeError. */
-/** Python's `float(value)` with its errors (a number, or text that reads as one). */
+/** Python's `float(value)`: `floatOf` with the errors for what it cannot read. */
 function pythonFloat(value: unknown): number {
+  const x = floatOf(value);
+  if (x !== undefined) return x;
   const s = textOf(value);
-  if (s !== undefined) {
-    const x = parseFloatText(s.trim());
-    if (x === undefined)
-      throw new TemplateProblem(`ValueError: could not convert string to float: ${pyRepr(s)}`);
-    return x;
-  }
-  if (isNumber(value)) return toDouble(value);
+  if (s !== undefined)
+    throw new TemplateProblem(`ValueError: could not convert string to float: ${pyRepr(s)}`);
   throw typeError(`float() argument must be a string or a real number, not '${pyTypeName(value)}'`);
 }
 
@@ -815,7 +812,11 @@ type TestSignature =
 
 /** `test` with its arguments checked as Python checks a call of `signature`. */
 function checkedTest(test: Test, signature: TestSignature): Test {
+  // How many positional arguments (the tested value included) a call takes; every parameter is required.
+  const arity = "builtin" in signature ? (signature.builtin === "operator" ? 2 : 1) : signature.params.length;
   return function (this: FilterThis, value: unknown, ...args: unknown[]): boolean {
+    // The usual call (`x is defined`, `x is divisibleby 3`) binds as it is: no keywords, the right count.
+    if (args.length + 1 === arity && !isKwargs(args[args.length - 1])) return test.call(this, value, ...args);
     const { pos, kw } = splitArgs(args);
     const given = 1 + pos.length;
     if ("builtin" in signature) {
@@ -866,7 +867,7 @@ export function jinjaTests(): Record<string, Test> {
       const name = textOf(v);
       if (name === undefined) return false;
       try {
-        (this.env as unknown as Record<typeof kind, (n: string) => unknown>)[kind](name);
+        this.env[kind](name);
         return true;
       } catch {
         return false;

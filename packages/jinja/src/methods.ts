@@ -58,9 +58,15 @@ function slotArgs(args: readonly unknown[], n: number, name: string): unknown[] 
 }
 
 /** The positional arguments of a dict method that takes from `min` to `max` of them and no keywords. */
-function positional(args: readonly unknown[], min: number, max: number, name: string): unknown[] {
+function positional(
+  args: readonly unknown[],
+  min: number,
+  max: number,
+  name: string,
+  owner: "dict" | "list" = "dict",
+): unknown[] {
   const { pos, kw } = splitArgs(args);
-  if (kw !== undefined) throw typeError(`dict.${name}() takes no keyword arguments`);
+  if (kw !== undefined) throw typeError(`${owner}.${name}() takes no keyword arguments`);
   if (pos.length < min || pos.length > max) {
     const bound = min === max || pos.length < min ? min : max;
     const expected = min === max ? `${min}` : pos.length < min ? `at least ${min}` : `at most ${max}`;
@@ -236,14 +242,7 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
   },
   index: (self: unknown[], args: readonly unknown[], account?: RenderAccount) => {
     // list.index(x, start, stop): negative bounds count from the end, as slices do.
-    const { pos, kw } = splitArgs(args);
-    if (kw !== undefined) throw typeError("list.index() takes no keyword arguments");
-    if (pos.length < 1 || pos.length > 3) {
-      const bound = pos.length < 1 ? 1 : 3;
-      throw typeError(
-        `index expected ${pos.length < 1 ? "at least" : "at most"} ${bound} argument${bound === 1 ? "" : "s"}, got ${pos.length}`,
-      );
-    }
+    const pos = positional(args, 1, 3, "index", "list");
     const bound = (v: unknown, fallback: number) => {
       if (v === undefined || v === null) return fallback;
       const n = Number(v);

@@ -371,31 +371,23 @@ function notCallable(value: unknown): TemplateProblem {
 
 /**
  * Calls filter or test `fn` with `args`. When it fails on an undefined value (`UndefinedOperand`), the first undefined
- * argument whose expression is in `descs` (JSON: the texts of the first arguments) gets Jinja's message instead.
+ * argument gets Jinja's message for its expression (`names`: JSON, the texts of the first arguments).
  */
 function pyChecked(
   fn: (...a: unknown[]) => unknown,
   context: unknown,
   args: unknown[],
-  descs: string,
+  names: string,
   state: MissState | undefined,
 ): unknown {
   try {
     return fn.apply(context, args);
   } catch (error) {
-    if (error instanceof UndefinedOperand) {
-      const named = JSON.parse(descs) as string[];
-      const i = args.findIndex((arg, index) => arg === undefined && index < named.length);
-      if (i !== -1) throw undefinedAt(named[i] as string, state);
-    }
-    throw error;
+    throw operandFailure(error, args, names, state);
   }
 }
 
-/**
- * Operator `fn` on `a` (and `b`): when it fails on an undefined operand, the first undefined one whose expression is
- * named in `names` (JSON, `null` for unnamed) gets Jinja's message instead (see `undefinedAt`).
- */
+/** Operator `fn` on `a` (and `b`), its failure on an undefined operand named as `pyChecked` names it. */
 function pyOp(
   fn: (a: unknown, b: unknown, account: RenderAccount | undefined) => unknown,
   a: unknown,
@@ -407,7 +399,7 @@ function pyOp(
   try {
     return fn(a, b, account);
   } catch (error) {
-    throw operandFailure(error, a, b, names, state);
+    throw operandFailure(error, [a, b], names, state);
   }
 }
 
@@ -422,20 +414,24 @@ function pyCompareOp(
   try {
     return pyCompare(op, a, b);
   } catch (error) {
-    throw operandFailure(error, a, b, names, state);
+    throw operandFailure(error, [a, b], names, state);
   }
 }
 
+/**
+ * The error to raise for `error`: when it is a failure on an undefined operand, Jinja's message for the first
+ * undefined one of `operands` (as Python fails on the left-most), if `names` (JSON, `null` for an expression that
+ * cannot be named) names it; else `error` itself.
+ */
 function operandFailure(
   error: unknown,
-  a: unknown,
-  b: unknown,
+  operands: readonly unknown[],
   names: string,
   state: MissState | undefined,
 ): unknown {
   if (!(error instanceof UndefinedOperand)) return error;
-  const named = JSON.parse(names) as (string | null)[];
-  const desc = a === undefined ? named[0] : b === undefined ? named[1] : null;
+  const i = operands.indexOf(undefined);
+  const desc = i === -1 ? undefined : (JSON.parse(names) as (string | null)[])[i];
   return desc === null || desc === undefined ? error : undefinedAt(desc, state);
 }
 

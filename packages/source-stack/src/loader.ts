@@ -263,16 +263,23 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     });
 
   const documents = options.parsedDocuments;
-  // `own`: the text is the file's own (the template changed nothing), so it may go to `parsedDocuments`.
-  const parse = (text: string, file: string, own: boolean): unknown => {
+  // Whether a rendered text may go to `parsedDocuments`: a store is given, the text is large enough to be worth it,
+  // and it is the file's own (the template changed nothing); a rendered one may hold the host's pillar values. The
+  // cheap tests first: this runs for every file of every host.
+  const mayStore = (source: string, text: string): boolean =>
+    documents !== undefined &&
+    text.length >= STORED_DOCUMENT_MIN &&
+    (text === source || (plainShortcut && text === jinjaSource(source)));
+  // `storable`: the text may go to `parsedDocuments` (see `mayStore`).
+  const parse = (text: string, file: string, storable: boolean): unknown => {
     let perFile = cacheOn ? parsed.get(file) : undefined;
     if (perFile?.has(text)) return perFile.get(text);
-    const stored = own && documents !== undefined && text.length >= STORED_DOCUMENT_MIN;
-    let doc = stored ? storedDocument(documents, DOCUMENT_KEY + text) : NOT_STORED;
+    const key = storable ? DOCUMENT_KEY + text : undefined;
+    let doc = key === undefined ? NOT_STORED : storedDocument(documents!, key);
     if (doc === NOT_STORED) {
       doc = loadYaml(text, { flavor: "salt", filename: file, values: "exact" });
-      const encoded = stored ? encodeYamlValue(doc) : undefined;
-      if (encoded !== undefined) documents!.set(DOCUMENT_KEY + text, encoded);
+      const encoded = key === undefined ? undefined : encodeYamlValue(doc);
+      if (encoded !== undefined) documents!.set(key!, encoded);
     }
     if (cacheOn) {
       if (perFile === undefined) {
@@ -401,9 +408,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
           const text = renderText(source, path, vars, cfgPath);
           let doc: unknown;
           try {
-            // Only a text that is the file's own may be stored: a rendered one may hold the host's pillar values.
-            const own = text === source || (plainShortcut && text === jinjaSource(source));
-            doc = parse(text, path, own);
+            doc = parse(text, path, mayStore(source, text));
           } catch (error) {
             throw renderedYamlError(error, source, text);
           }
