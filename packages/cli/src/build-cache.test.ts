@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { entryValue, hashText, openBuildCache } from "./build-cache.js";
+import { BUILD_CACHE_LIMITS, entryValue, hashText, openBuildCache } from "./build-cache.js";
 
 const fresh = (prefix: string) => mkdtempSync(join(tmpdir(), `merge-tc-${prefix}-`));
 
@@ -181,5 +181,75 @@ describe("openBuildCache", () => {
     const nowhere = openBuildCache({ XDG_CACHE_HOME: file }, "templates", chunk)!;
     nowhere.set(KEY, CODE);
     expect(nowhere.get(KEY)).toBeUndefined();
+  });
+
+  describe("its size", () => {
+    /** A cache home whose build directory holds `count` entries written a minute apart, oldest first. */
+    function filled(count: number, chunk: string) {
+      const home = fresh("home");
+      const cache = openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk, BUILD_CACHE_LIMITS)!;
+      for (let i = 0; i < count; i++) cache.set(`${KEY}\nversion ${i}`, `${CODE}// ${i}`);
+      const [build] = Object.keys(builds(home));
+      const dir = join(home, "merge", "templates", build!);
+      const start = Date.now() / 1000 - count * 60 - 60;
+      for (let i = 0; i < count; i++) {
+        const name = readdirSync(dir).find((file) =>
+          readFileSync(join(dir, file), "utf8").includes(`version ${i}"`),
+        )!;
+        utimesSync(join(dir, name), start + i * 60, start + i * 60);
+      }
+      return { home, dir };
+    }
+    const versionsIn = (dir: string) =>
+      readdirSync(dir)
+        .filter((file) => file.endsWith(".json"))
+        .map((file) => Number(/version (\d+)"/.exec(readFileSync(join(dir, file), "utf8"))![1]))
+        .sort((a, b) => a - b);
+
+    it("past the entry limit, a write removes the oldest entries until a quarter is free, the new one kept", () => {
+      const chunk = bundle();
+      const { home, dir } = filled(12, chunk);
+      const small = { entries: 8, bytes: BUILD_CACHE_LIMITS.bytes };
+      const cache = openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk, small)!;
+      expect(cache.get(`${KEY}\nversion 0`)).toBe(`${CODE}// 0`);
+      cache.set(`${KEY}\nversion 12`, `${CODE}// 12`);
+      // 13 entries, 8 allowed: down to 6, the newest (the one just written among them).
+      expect(versionsIn(dir)).toEqual([7, 8, 9, 10, 11, 12]);
+      expect(cache.get(`${KEY}\nversion 0`)).toBeUndefined();
+      expect(cache.get(`${KEY}\nversion 12`)).toBe(`${CODE}// 12`);
+    });
+
+    it("past the byte limit, the same; within both limits nothing is removed", () => {
+      const chunk = bundle();
+      const { home, dir } = filled(10, chunk);
+      const entrySize = statSync(join(dir, readdirSync(dir)[0]!)).size;
+      const roomy = openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk, {
+        entries: 11,
+        bytes: entrySize * 12,
+      })!;
+      roomy.set(`${KEY}\nversion 10`, `${CODE}// 10`);
+      expect(versionsIn(dir)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      const tight = openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk, {
+        entries: 100,
+        // Entries 10 and 11 are a few bytes longer than the others.
+        bytes: entrySize * 8 + 100,
+      })!;
+      tight.set(`${KEY}\nversion 11`, `${CODE}// 11`);
+      // At most 6 entries' bytes (three quarters of 8) are left.
+      expect(versionsIn(dir)).toEqual([6, 7, 8, 9, 10, 11]);
+    });
+
+    it("removes temporary files a stopped process left an hour ago or more, not a fresh one", () => {
+      const chunk = bundle();
+      const { home, dir } = filled(2, chunk);
+      writeFileSync(join(dir, "0123456789abcdef-1a.json.4242.tmp"), "[");
+      writeFileSync(join(dir, "fedcba9876543210-1a.json.4343.tmp"), "[");
+      const twoHoursAgo = Date.now() / 1000 - 2 * 60 * 60;
+      utimesSync(join(dir, "0123456789abcdef-1a.json.4242.tmp"), twoHoursAgo, twoHoursAgo);
+      openBuildCache({ XDG_CACHE_HOME: home }, "templates", chunk)!.set(`${KEY}\nversion 2`, CODE);
+      expect(existsSync(join(dir, "0123456789abcdef-1a.json.4242.tmp"))).toBe(false);
+      expect(existsSync(join(dir, "fedcba9876543210-1a.json.4343.tmp"))).toBe(true);
+      expect(versionsIn(dir)).toEqual([0, 1, 2]);
+    });
   });
 });

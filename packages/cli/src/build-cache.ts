@@ -6,7 +6,8 @@
 //   750 KB file takes 140 ms to parse and 21 ms to read back; smaller files are not worth an entry.
 //
 // Where: `$XDG_CACHE_HOME/merge/KIND` (else `~/.cache/merge/KIND`), one directory per build of the bundle, a file per
-// entry. Template code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the directory must
+// entry. Every saved version of a file is an entry of its own (the key holds the whole text), so a `--watch` left
+// running all day would add one per edit: past BUILD_CACHE_LIMITS, the oldest entries go (see `pruneEntries`). Template code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the directory must
 // be the user's own and writable by no one else, entries are written whole (a temporary file renamed) and used only
 // whole, and every failure to read or write only means compiling or parsing. MERGE_NO_COMPILE_CACHE=1 (or
 // NODE_DISABLE_COMPILE_CACHE=1) turns both off with the V8 cache.
@@ -36,6 +37,24 @@ export type BuildCacheKind = "templates" | "documents";
 /** A build directory nobody has written to for this long belongs to a release no longer run; it is removed. */
 const UNUSED_BUILD_MS = 7 * 24 * 60 * 60 * 1000;
 
+/** How much one build's cache of one kind may hold before its oldest entries are removed. */
+export interface BuildCacheLimits {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
+/**
+ * Far above what one tree needs (a 40-file PillarStack tree makes about 45 template entries; a large plain file a
+ * document entry of about twice its size), so a tree's own entries are not pushed out by each other.
+ */
+export const BUILD_CACHE_LIMITS: BuildCacheLimits = { entries: 5000, bytes: 256 * 1024 * 1024 };
+
+/** A process checks the limits at its first write and then every this many writes. */
+const WRITES_BETWEEN_CHECKS = 100;
+
+/** A temporary file this old is a leftover of a process that was stopped between writing and renaming it. */
+const LEFTOVER_MS = 60 * 60 * 1000;
+
 /**
  * The cache of `kind` for the build the bundle `bundleFile` belongs to (dist/bin.cjs or one of its chunks), or
  * undefined when it is off: turned off by the environment, no cache home, or not running from the bundle (with
@@ -46,6 +65,7 @@ export function openBuildCache(
   env: Readonly<Record<string, string | undefined>>,
   kind: BuildCacheKind,
   bundleFile: string = fileURLToPath(import.meta.url),
+  limits: BuildCacheLimits = BUILD_CACHE_LIMITS,
 ): BuildCache | undefined {
   if (switchedOff(env.MERGE_NO_COMPILE_CACHE) || switchedOff(env.NODE_DISABLE_COMPILE_CACHE))
     return undefined;
@@ -63,6 +83,7 @@ export function openBuildCache(
     return dir;
   };
   let readable: boolean | undefined;
+  let writes = 0;
   return {
     get(key) {
       const at = buildDir();
@@ -97,7 +118,9 @@ export function openBuildCache(
         renameSync(temporary, file);
       } catch {
         rmSync(temporary, { force: true });
+        return;
       }
+      if (writes++ % WRITES_BETWEEN_CHECKS === 0) pruneEntries(at, limits, basename(file));
     },
   };
 }
@@ -199,5 +222,43 @@ function removeUnusedBuilds(root: string, current: string): void {
     }
   } catch {
     // A directory left behind costs only disk space.
+  }
+}
+
+/**
+ * Keeps a build's directory within `limits`: past either, the entries written longest ago are removed (never
+ * `keep`, the one just written) until a quarter of both is free, so the next check is not due at once. Reading an
+ * entry does not renew it (that would cost a write per template on every run): an old entry still in use is
+ * compiled or parsed once more and written again. Temporary files a stopped process left are removed too.
+ */
+export function pruneEntries(dir: string, limits: BuildCacheLimits, keep: string): void {
+  try {
+    const now = Date.now();
+    const entries: { name: string; mtimeMs: number; size: number }[] = [];
+    let bytes = 0;
+    for (const name of readdirSync(dir)) {
+      // Another process may remove an entry between the listing and this.
+      const stat = lstatSync(join(dir, name), { throwIfNoEntry: false });
+      if (stat === undefined) continue;
+      if (name.endsWith(".tmp")) {
+        if (now - stat.mtimeMs > LEFTOVER_MS) rmSync(join(dir, name), { force: true });
+        continue;
+      }
+      if (!name.endsWith(".json") || !stat.isFile()) continue;
+      entries.push({ name, mtimeMs: stat.mtimeMs, size: stat.size });
+      bytes += stat.size;
+    }
+    if (entries.length <= limits.entries && bytes <= limits.bytes) return;
+    entries.sort((a, b) => a.mtimeMs - b.mtimeMs);
+    let count = entries.length;
+    for (const entry of entries) {
+      if (count <= limits.entries * 0.75 && bytes <= limits.bytes * 0.75) break;
+      if (entry.name === keep) continue;
+      rmSync(join(dir, entry.name), { force: true });
+      count--;
+      bytes -= entry.size;
+    }
+  } catch {
+    // An entry too many costs only disk space; the next check tries again.
   }
 }
