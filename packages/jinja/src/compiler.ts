@@ -60,7 +60,16 @@ const ACCOUNT = "env.pyState.account";
 const STATE = "env.pyState";
 
 /** Filters that fail on an undefined value in Jinja (`int(Undefined)` raises); see `compileChecked`. */
-const FILTERS_REFUSING_UNDEFINED = new Set(["attr", "dictsort", "filesizeformat", "float", "indent", "int"]);
+const FILTERS_REFUSING_UNDEFINED = new Set([
+  "attr",
+  "dictsort",
+  "filesizeformat",
+  "float",
+  "indent",
+  "int",
+  "wordwrap",
+  "xmlattr",
+]);
 /** Tests that fail when a value they compute with is undefined (`Undefined % 2`, `Undefined < 1`). */
 const TESTS_REFUSING_UNDEFINED = new Set([
   "divisibleby",

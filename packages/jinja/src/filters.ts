@@ -1,6 +1,7 @@
 // Jinja's built-in filters and tests with Jinja/Python behaviour (nunjucks' versions differ in many small ways),
 // plus Salt's serializer filters. Registered per environment; nunjucks' globals are untouched.
 import {
+  compareCodePoints,
   getItem,
   hasOwn,
   isMapping,
@@ -15,7 +16,7 @@ import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError, undefinedOperand } from "./errors.js";
 import { bindArgs, isKwargs, missingArguments, splitArgs } from "./kwargs.js";
-import { methodTable, STR_METHODS } from "./methods.js";
+import { methodTable, pySplit, STR_METHODS } from "./methods.js";
 import { floatValue, intValue, isFloat, isNumber, normInt, numAbs, toDouble, truncToInt } from "./numbers.js";
 import { titleFilter } from "./opaque-filters.js";
 import { pyPercent } from "./pyformat.js";
@@ -25,6 +26,7 @@ import { pyGetattr, pyIter } from "./runtime.js";
 import {
   DictView,
   GroupTuple,
+  htmlEscape,
   isSafeString,
   markSafe,
   PyTuple,
@@ -36,6 +38,8 @@ import {
 } from "./pyvalues.js";
 import { pyJsonDumps, pyPformat } from "./serialize-python.js";
 import { traverse } from "./salt.js";
+import { wrapLine } from "./textwrap.js";
+import { urlize } from "./urlize.js";
 import { saltXml } from "./xml.js";
 import { saltYamlDquote, saltYamlEncode, saltYamlSquote } from "./yaml-bridge.js";
 import { findItem, NOT_FOUND, opaqueActive, plainOpaque } from "./opaque.js";
@@ -286,11 +290,22 @@ function parseIntText(s: string): number | bigint | undefined {
 /** Python's `int(text, base)` for bases 2 to 36 (a `0x`/`0o`/`0b` prefix allowed where it matches the base). */
 function parseIntBase(s: string, base: number): number | bigint | undefined {
   if (base === 10) return parseIntText(s);
+  // Python refuses other bases (a ValueError, so Jinja tries `float` next).
+  if (!Number.isInteger(base) || base === 1 || base < 0 || base > 36) return undefined;
   const sign = s.startsWith("-") ? -1n : 1n;
   let body = s.replace(/^[-+]/, "");
   const prefix = /^0([xob])_?/i.exec(body);
-  if (prefix !== null && { x: 16, o: 8, b: 2 }[(prefix[1] as string).toLowerCase() as "x"] === base)
-    body = body.slice(prefix[0].length);
+  const prefixBase =
+    prefix === null ? undefined : { x: 16, o: 8, b: 2 }[(prefix[1] as string).toLowerCase() as "x"];
+  if (base === 0) {
+    // The prefix tells the base; without one it is decimal, where a leading zero is allowed only in zero itself.
+    if (prefixBase === undefined) {
+      if (/^0+(?:_0+)*$/.test(body)) return 0;
+      return body.startsWith("0") ? undefined : parseIntText(s);
+    }
+    base = prefixBase;
+  }
+  if (prefix !== null && prefixBase === base) body = body.slice(prefix[0].length);
   if (!/^[0-9a-z]+(?:_[0-9a-z]+)*$/i.test(body)) return undefined;
   let n = 0n;
   for (const ch of body.replace(/_/g, "").toLowerCase()) {
@@ -354,11 +369,126 @@ function toInt(value: unknown, ...args: unknown[]): unknown {
   if (f !== undefined) return Number.isNaN(f) ? def : truncToInt(f);
   const s = textOf(value);
   if (s === undefined) return def;
-  const parsed = parseIntBase(s.trim(), Number(base));
+  // A base that is not an int is a TypeError in Python: Jinja then tries `float`.
+  const parsed =
+    typeof base === "number" || typeof base === "bigint" || typeof base === "boolean"
+      ? parseIntBase(s.trim(), Number(base))
+      : undefined;
   if (parsed !== undefined) return parsed;
   const x = parseFloatText(s.trim());
   if (x === undefined || Number.isNaN(x)) return def;
   return truncToInt(x);
+}
+
+/**
+ * Jinja's `wordwrap`: each line of the text (`str.splitlines()`) wrapped by Python's `textwrap.wrap`, the pieces
+ * joined with `wrapstring` (a line break).
+ */
+function wordwrap(
+  self: FilterThis,
+  value: unknown,
+  width: unknown,
+  breakLongWords: unknown,
+  wrapstring: unknown,
+  breakOnHyphens: unknown,
+): string {
+  // Python looks up `wrapstring.join` before it reads the text.
+  // None (the default) is the environment's line break.
+  const join = wrapstring === null ? "\n" : textOf(wrapstring);
+  if (join === undefined)
+    throw new TemplateProblem(`AttributeError: '${pyTypeName(wrapstring)}' object has no attribute 'join'`);
+  if (value === undefined) throw undefinedOperand("the filter wordwrap");
+  const s = textOf(value);
+  if (s === undefined)
+    throw new TemplateProblem(`AttributeError: '${pyTypeName(value)}' object has no attribute 'splitlines'`);
+  const lines = STR_METHODS.splitlines?.(s as never, []) as string[];
+  if (lines.length === 0) return "";
+  const w = widthOf(width);
+  if (!(w > 0)) throw new TemplateProblem(`ValueError: invalid width ${pyRepr(width)} (must be > 0)`);
+  const options = {
+    width: w,
+    breakLongWords: pyBool(breakLongWords),
+    // textwrap splits at hyphens only when the option `is True`; it cuts long words at them when it is true at all.
+    splitAtHyphens: breakOnHyphens === true,
+    cutAtHyphens: pyBool(breakOnHyphens),
+  };
+  const pieces = lines.map((line) => wrapLine(line, options));
+  let size = 0;
+  let count = 0;
+  for (const piece of pieces) {
+    for (const part of piece) size += part.length;
+    count += Math.max(piece.length, 1);
+  }
+  self.env.pyState.account.build(size + Math.max(count - 1, 0) * join.length, "the filter wordwrap");
+  return pieces.map((piece) => piece.join(join)).join(join);
+}
+
+/**
+ * Jinja's `urlize` with its default policies: `rel="noopener"` added to the given `rel` (and `nofollow`), no
+ * target, no further schemes. Each scheme given must look like one (`ftp://`, `tel:`).
+ */
+function urlizeFilter(
+  value: unknown,
+  trimUrlLimit: unknown,
+  nofollow: unknown,
+  target: unknown,
+  rel: unknown,
+  extraSchemes: unknown,
+): string {
+  const relText = pyBool(rel) ? textOf(rel) : "";
+  if (relText === undefined)
+    throw new TemplateProblem(`AttributeError: '${pyTypeName(rel)}' object has no attribute 'split'`);
+  const rels = new Set(pySplit(relText, undefined, -1));
+  if (pyBool(nofollow)) rels.add("nofollow");
+  rels.add("noopener");
+  const schemes = extraSchemes === null ? [] : pyIter(extraSchemes, "value").map((scheme) => text(scheme));
+  for (const scheme of schemes) {
+    if (!/^[\p{L}\p{N}_.+-]{2,}:\/{0,2}$/u.test(scheme))
+      throw new TemplateProblem(`${pyRepr(scheme)} is not a valid URI scheme prefix.`);
+  }
+  let limit: number | undefined;
+  if (trimUrlLimit !== null) {
+    if (!isNumber(trimUrlLimit) && typeof trimUrlLimit !== "boolean")
+      throw typeError(`'>' not supported between instances of 'int' and '${pyTypeName(trimUrlLimit)}'`);
+    limit = Number(trimUrlLimit);
+  }
+  return urlize(isSafeString(value) ? value.val : text(value), isSafeString(value), {
+    trimUrlLimit: limit,
+    rel: [...rels].sort(compareCodePoints).join(" "),
+    target: pyBool(target) ? text(target) : undefined,
+    extraSchemes: extraSchemes === null ? undefined : schemes,
+  });
+}
+
+/**
+ * Jinja's `xmlattr` (as of Jinja 3.1.4): ` key="value"` for each item whose value is neither None nor undefined, key
+ * and value HTML-escaped; a key with white space, `/`, `>` or `=` is refused (earlier Jinja wrote it as it was).
+ */
+function xmlattr(value: unknown, autospace: unknown): string {
+  if (value === undefined) throw undefinedOperand("the filter xmlattr");
+  if (!isMapping(value))
+    throw new TemplateProblem(`AttributeError: '${pyTypeName(value)}' object has no attribute 'items'`);
+  const items: string[] = [];
+  for (const key of mappingKeys(value)) {
+    const item = getItem(value, key);
+    if (item === null || item === undefined) continue;
+    const name = textOf(key);
+    if (name === undefined) throw typeError(`expected string or bytes-like object, got '${pyTypeName(key)}'`);
+    // Python's ASCII white space, `/`, `>` and `=`.
+    if (/[\t\n\v\f\r />=]/.test(name))
+      throw new TemplateProblem(`ValueError: Invalid character in attribute name: ${pyRepr(key)}`);
+    const shown = isSafeString(item) ? item.val : htmlEscape(text(item));
+    items.push(`${htmlEscape(name)}="${shown}"`);
+  }
+  const out = items.join(" ");
+  return pyBool(autospace) && out !== "" ? ` ${out}` : out;
+}
+
+/** A wrap width as Python compares it: a number (a bool is one), else the TypeError of `width <= 0`. */
+function widthOf(width: unknown): number {
+  if (typeof width === "boolean") return width ? 1 : 0;
+  if (isNumber(width)) return toDouble(width);
+  throw typeError(`'<=' not supported between instances of '${pyTypeName(width)}' and 'int'`);
 }
 
 /** Jinja's `float`: `float(value)`, or `default` (0.0) for what Python cannot convert. */
@@ -404,13 +534,6 @@ function batch(this: FilterThis, value: unknown, ...args: unknown[]): unknown[][
     out.push(cur);
   }
   return out;
-}
-
-function htmlEscape(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c] as string,
-  );
 }
 
 /** Python's `min`/`max` with a key: the first item no later item beats (`later < best` for min, `>` for max). */
@@ -664,6 +787,8 @@ export function jinjaFilters(): Record<string, Filter> {
       return out;
     },
     random: (v) => {
+      // Python's random.choice indexes its argument.
+      if (v instanceof DictView) throw typeError(`'${v.kind}' object is not subscriptable`);
       const items = list(v);
       return items[Math.floor(Math.random() * items.length)];
     },
@@ -725,6 +850,23 @@ export function jinjaFilters(): Record<string, Filter> {
     trim: (v, chars) => STR_METHODS.strip?.(text(v) as never, chars === undefined ? [] : [chars]),
     unique,
     upper: (v) => text(v).toUpperCase(),
+    wordwrap(this: FilterThis, v, ...args) {
+      const [width = 79, breakLongWords = true, wrapstring = null, breakOnHyphens = true] = bindArgs(
+        args,
+        ["width", "break_long_words", "wrapstring", "break_on_hyphens"],
+        "wordwrap",
+      );
+      return wordwrap(this, v, width, breakLongWords, wrapstring, breakOnHyphens);
+    },
+    urlize(v, ...args) {
+      const [trimUrlLimit = null, nofollow = false, target = null, rel = null, extraSchemes = null] =
+        bindArgs(args, ["trim_url_limit", "nofollow", "target", "rel", "extra_schemes"], "urlize");
+      return urlizeFilter(v, trimUrlLimit, nofollow, target, rel, extraSchemes);
+    },
+    xmlattr(v, ...args) {
+      const [autospace = true] = bindArgs(args, ["autospace"], "xmlattr");
+      return xmlattr(v, autospace);
+    },
     // Python's \w: letters, digits and numerals of any script, and `_`.
     wordcount: (v) => (text(v).match(/[\p{L}\p{N}_]+/gu) ?? []).length,
     truncate: (v, ...args) => {

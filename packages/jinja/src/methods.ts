@@ -181,6 +181,24 @@ function oneArgument(args: readonly unknown[], name: string): unknown {
   return pos[0];
 }
 
+/** What `d.keys()`, `d.values()` and `d.items()` answer to (Python 3's views, not lists). */
+export const VIEW_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
+  isdisjoint: (self: DictView, args: readonly unknown[]) => {
+    if (args.length !== 1)
+      throw typeError(`${self.kind}.isdisjoint() takes exactly one argument (${args.length} given)`);
+    const src = args[0];
+    const other = Array.isArray(src)
+      ? src
+      : typeof src === "string"
+        ? [...src]
+        : isMapping(src)
+          ? mappingKeys(src)
+          : undefined;
+    if (other === undefined) throw typeError(`'${pyTypeName(src)}' object is not iterable`);
+    return !self.some((item) => other.some((x) => pyEq(item, x)));
+  },
+});
+
 export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
   append: (self: unknown[], args: readonly unknown[]) => {
     self.push(oneArgument(args, "append"));
@@ -670,6 +688,7 @@ export function methodBuilds(table: Record<string, Method>, name: string): boole
 export function methodTable(self: unknown): Record<string, Method> | undefined {
   if (typeof self === "string" || isSafeString(self))
     return opaqueActive() ? OPAQUE_STR_METHODS : STR_METHODS;
+  if (self instanceof DictView) return VIEW_METHODS;
   if (Array.isArray(self)) return LIST_METHODS;
   if (isMapping(self)) return DICT_METHODS;
   return undefined;

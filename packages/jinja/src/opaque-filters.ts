@@ -52,7 +52,17 @@ function remark(result: unknown): unknown {
 /** Numbers and answers about the text: computed from the plain text. */
 const PLAIN = new Set(["int", "float", "round", "abs", "filesizeformat", "wordcount"]);
 /** Text these filters rewrite as a whole: computed from the plain text, and all of the result counts as marked. */
-const REMARK = new Set(["truncate", "striptags", "urlencode", "escape", "e", "forceescape"]);
+const REMARK = new Set([
+  "truncate",
+  "striptags",
+  "urlencode",
+  "escape",
+  "e",
+  "forceescape",
+  "wordwrap",
+  "xmlattr",
+  "urlize",
+]);
 /** Text cut into pieces: the opaque string methods, which keep each character's mark. */
 const METHOD: Readonly<Record<string, string>> = { trim: "strip", replace: "replace" };
 /** Decoders: the plain text is decoded, and every string of the result is marked (it came from marked text). */

@@ -18,19 +18,12 @@ import {
 } from "./numbers.js";
 import { ownKey, seen } from "./opaque.js";
 import { pyPercent } from "./pyformat.js";
-import { isSafeString, markSafe, PyTuple, pyEq, pyTypeName } from "./pyvalues.js";
+import { DictView, htmlEscape, isSafeString, markSafe, PyTuple, pyEq, pyTypeName } from "./pyvalues.js";
 
 export function textOf(v: unknown): string | undefined {
   if (typeof v === "string") return v;
   if (isSafeString(v)) return v.val;
   return undefined;
-}
-
-function htmlEscape(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c] as string,
-  );
 }
 
 function operandError(op: string, a: unknown, b: unknown): TemplateProblem {
@@ -49,7 +42,9 @@ export function pyAdd(a: unknown, b: unknown): unknown {
     if (safeA || safeB) return markSafe((safeA ? sa : htmlEscape(sa)) + (safeB ? sb : htmlEscape(sb)));
     return sa + sb;
   }
-  if (Array.isArray(a) && Array.isArray(b)) {
+  // A dict view (`d.keys()`) is no list: it cannot be added to or repeated.
+  const listA = Array.isArray(a) && !(a instanceof DictView);
+  if (listA && Array.isArray(b) && !(b instanceof DictView)) {
     const ta = a instanceof PyTuple;
     if (ta !== b instanceof PyTuple) {
       throw typeError(
@@ -60,8 +55,7 @@ export function pyAdd(a: unknown, b: unknown): unknown {
   }
   if (sa !== undefined && b !== undefined)
     throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
-  if (Array.isArray(a) && b !== undefined)
-    throw typeError(`can only concatenate list (not "${pyTypeName(b)}") to list`);
+  if (listA && b !== undefined) throw typeError(`can only concatenate list (not "${pyTypeName(b)}") to list`);
   throw operandError("+", a, b);
 }
 
@@ -82,7 +76,7 @@ function repeat(seq: unknown, n: number | bigint): unknown {
 }
 
 function isSequence(v: unknown): boolean {
-  return textOf(v) !== undefined || Array.isArray(v);
+  return textOf(v) !== undefined || (Array.isArray(v) && !(v instanceof DictView));
 }
 
 export function pyMul(a: unknown, b: unknown): unknown {

@@ -156,7 +156,10 @@ class PyParser extends BaseParser {
     ]);
   }
 
-  /** `{% set a = x %}`, `{% set a, b = pair %}`, `{% set t = 1, 2 %}` (a tuple), `{% set ns.x = 1 %}`, `{% set a %}..{% endset %}`. */
+  /**
+   * `{% set a = x %}`, `{% set a, b = pair %}`, `{% set t = 1, 2 %}` (a tuple), `{% set ns.x = 1 %}`,
+   * `{% set a %}..{% endset %}`, `{% set a | filter %}..{% endset %}`.
+   */
   parseSet(): NjAny {
     const tag = this.nextToken();
     const node = new njNodes.Set(tag.lineno, tag.colno, []);
@@ -178,12 +181,17 @@ class PyParser extends BaseParser {
       } else node.value = first;
       this.advanceAfterBlockEnd(tag.value);
     } else {
+      // `{% set x | trim | upper %}..{% endset %}`: the filters apply to the block's text. They are parsed around a
+      // stand-in, replaced by the block once it is read.
+      const standIn = new njNodes.Literal(tag.lineno, tag.colno, "");
+      const filtered = this.parseFilter(standIn);
       const end = this.nextToken();
       if (!end || end.type !== njLexer.TOKEN_BLOCK_END) {
         this.fail("expected = or the end of the set tag", tag.lineno, tag.colno);
       }
       if (end.value.charAt(0) === "-") this.dropLeadingWhitespace = true;
-      node.body = new njNodes.Capture(tag.lineno, tag.colno, this.parseUntilBlocks("endset"));
+      const capture = new njNodes.Capture(tag.lineno, tag.colno, this.parseUntilBlocks("endset"));
+      node.body = filtered === standIn ? capture : replaceInnermost(filtered, capture);
       node.value = null;
       this.advanceAfterBlockEnd();
     }
@@ -629,4 +637,17 @@ export function parseTemplate(
   parser.pySaltTags = options.saltTags !== false;
   parser.extensions = extensions;
   return parser.parseAsRoot();
+}
+
+/** A chain of filters parsed around a stand-in (`x|f|g` is g(f(x))) with the stand-in replaced by `value`. */
+function replaceInnermost(chain: NjAny, value: NjAny): NjAny {
+  let filter = chain;
+  for (;;) {
+    const input = filter.args.children[0];
+    if (!(input instanceof njNodes.Filter)) {
+      filter.args.children[0] = value;
+      return chain;
+    }
+    filter = input;
+  }
 }

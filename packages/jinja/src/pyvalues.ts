@@ -279,6 +279,7 @@ export function pyEq(a: unknown, b: unknown): boolean {
   if (a instanceof SafeString) return pyEq((a as { val: string }).val, b);
   if (b instanceof SafeString) return pyEq(a, (b as { val: string }).val);
   if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
+  if (a instanceof DictView || b instanceof DictView) return viewEquals(a as object, b as object);
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     if (a instanceof PyTuple !== b instanceof PyTuple) return false;
@@ -294,6 +295,32 @@ export function pyEq(a: unknown, b: unknown): boolean {
     return true;
   }
   return false;
+}
+
+/**
+ * `==` with a dict view on one side. Keys and items views are sets to Python: equal to another such view (or a set)
+ * with the same members in any order, never to a list. A values view equals only itself.
+ */
+function viewEquals(a: object, b: object): boolean {
+  const setLike = (v: object): v is Iterable<unknown> =>
+    (v instanceof DictView && v.kind !== "dict_values") || v instanceof Set;
+  if (!setLike(a) || !setLike(b)) return false;
+  const xs = [...a];
+  const ys = [...b];
+  if (xs.length !== ys.length) return false;
+  if (a instanceof DictView && b instanceof DictView && a.kind === b.kind) {
+    // Keys are hashable: members are found by the key's identity, not compared pair by pair.
+    if (a.kind === "dict_keys") {
+      const members = new Set(ys.map(keyIdentity));
+      return xs.every((x) => members.has(keyIdentity(x)));
+    }
+    const values = new Map((ys as PyTuple[]).map((y) => [keyIdentity(y[0]), y[1]]));
+    return (xs as PyTuple[]).every((x) => {
+      const id = keyIdentity(x[0]);
+      return values.has(id) && pyEq(x[1], values.get(id));
+    });
+  }
+  return xs.every((x) => ys.some((y) => pyEq(x, y)));
 }
 
 /** Python's type name, for error messages that read like Jinja's. */
@@ -322,4 +349,12 @@ export function pyTypeName(value: unknown): string {
       if (value instanceof SafeString) return "Markup";
       return "object";
   }
+}
+
+/** markupsafe's `escape` of plain text: `& < > " '` as entities. */
+export function htmlEscape(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c] as string,
+  );
 }

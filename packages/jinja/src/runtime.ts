@@ -25,7 +25,14 @@ import {
 import { isKeyword, isKwargs, makeKeywordArgs } from "./kwargs.js";
 import { accountOf, buildCostOf, engineLimit, type RenderAccount } from "./budget.js";
 import { chargedAdd, chargedConcat, chargedIn, chargedMod, chargedMul, chargedPow } from "./charged.js";
-import { DICT_METHODS, LIST_METHODS, methodBuilds, methodTable, STR_METHODS } from "./methods.js";
+import {
+  DICT_METHODS,
+  LIST_METHODS,
+  methodBuilds,
+  methodTable,
+  STR_METHODS,
+  VIEW_METHODS,
+} from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
 import { intValue } from "./numbers.js";
 import { cutPiece, findItem, NOT_FOUND, opaqueActive } from "./opaque.js";
@@ -277,6 +284,9 @@ function pyGetitem(obj: unknown, key: unknown, desc: string, state?: MissState, 
 
 function itemOf(obj: unknown, key: unknown): unknown {
   if (obj === null) return undefined;
+  // A dict view has no items (`d.keys()[0]` is undefined in Python 3), only its one method.
+  if (obj instanceof DictView)
+    return typeof key === "string" && VIEW_METHODS[key] ? boundMethod(obj, VIEW_METHODS, key) : undefined;
   if (Array.isArray(obj)) {
     const i = seqIndex(obj.length, key);
     if (i !== undefined) return i === -1 ? undefined : obj[i];
@@ -535,7 +545,7 @@ function pySlice(
   if (obj === undefined) throw undefinedAt(desc, state);
   const s = textOf(obj);
   const seq: readonly unknown[] | undefined =
-    s !== undefined ? Array.from(s) : Array.isArray(obj) ? obj : undefined;
+    s !== undefined ? Array.from(s) : Array.isArray(obj) && !(obj instanceof DictView) ? obj : undefined;
   if (seq === undefined) throw typeError(`'${pyTypeName(obj)}' object is not subscriptable`);
   const step = stepArg === null || stepArg === undefined ? 1 : sliceInt(stepArg);
   if (step === 0) throw new TemplateProblem("ValueError: slice step cannot be zero");

@@ -1,9 +1,9 @@
 // YAML for the serializer tags and filters, through @merge/yaml: Salt's loader, and PyYAML's dumper and scalar
 // quoting as Salt's filters call them.
-import { checkTree } from "@merge/core";
+import { checkTree, getItem, isMapping, mappingKeys } from "@merge/core";
 import { dumpYaml, loadYaml, yamlDoubleQuote, yamlEncode, yamlSingleQuote } from "@merge/yaml";
 import { TemplateProblem } from "./errors.js";
-import { pyBool, pyStr } from "./pyvalues.js";
+import { DictView, pyBool, pyRepr, pyStr } from "./pyvalues.js";
 
 /** Salt's YAML loader, into the exact model (`PyDict` mappings, whole floats as `PyFloat`), as templates compute. */
 export function loadSaltYaml(text: string, filename: string): unknown {
@@ -21,9 +21,30 @@ export function saltYamlFilter(value: unknown, flowStyle: unknown): string {
   } catch (e) {
     throw new TemplateProblem(`ValueError: cannot write this value as YAML: ${(e as Error).message}`);
   }
+  const view = findView(value);
+  // PyYAML's SafeDumper has no representer for a dict view (`d.keys()`).
+  if (view !== undefined)
+    throw new TemplateProblem(`RepresenterError: ('cannot represent an object', ${pyRepr(view)})`);
   const style =
     flowStyle === undefined ? "flow" : flowStyle === null ? "auto" : pyBool(flowStyle) ? "flow" : "block";
   return dumpYaml(value, { preset: "salt", style });
+}
+
+/** The first dict view inside `value` (checked free of cycles), if any. */
+function findView(value: unknown): DictView | undefined {
+  if (value instanceof DictView) return value;
+  const items = Array.isArray(value)
+    ? value
+    : isMapping(value)
+      ? mappingKeys(value).map((k) => getItem(value, k))
+      : undefined;
+  if (items === undefined) return undefined;
+  for (const item of items) {
+    if (typeof item !== "object" || item === null) continue;
+    const found = findView(item);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** `yaml_dquote`: PyYAML's double-quoted scalar (its default emitter: non-ASCII escaped). */

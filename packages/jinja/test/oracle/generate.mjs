@@ -1,6 +1,7 @@
 // Builds test/fixtures/jinja-oracle.json: generated template cases rendered by the real Jinja2 (oracle.py), for
 // the features of issue 11 and 17 (dunder methods, call splats, recursive loops, Salt's |xml, Python's json reader,
-// stray `#}`, mappings built from data, Python results where budgets must not get in the way).
+// stray `#}`, mappings built from data, Python results where budgets must not get in the way), undefined values,
+// filter arity, and the `wordwrap` and `urlize` filters.
 // Needs Debian's Python 3 with python3-jinja2 and python3-yaml:
 //   apt-get install -y python3-jinja2 python3-yaml && node test/oracle/generate.mjs
 // The tests only read the fixture file; they never need Python.
@@ -918,6 +919,134 @@ const ARITY = [
   "{{ 2 is greaterthan(1, 2) }}",
 ];
 for (const t of ARITY) add("arity", t);
+
+// ---- Python's textwrap through `wordwrap`, and `urlize` (its rules as of Jinja 3.1.6 where 3.1.2 agrees) ----
+const WRAP_WORDS = [
+  "a",
+  "bb",
+  "ccc",
+  "dddd",
+  "well-known",
+  "long-hyphenated-word",
+  "x--y",
+  "--",
+  "---",
+  "e-mail",
+  "A-B-C",
+  "verylongwordwithoutbreaks",
+  "1-2",
+  "ab-cd",
+  "\u00e9-\u00fc",
+  "hello,",
+  "end.",
+  "!",
+  "-x",
+  "x-",
+  "tab\there",
+  "\u{1F600}\u{1F600}\u{1F600}",
+  "\u3000",
+  "n\u00e9e-fils",
+  "3-a",
+  "a_b-c_d",
+  "co-op",
+  "re-enter--now",
+  "--start",
+  "ab--",
+  "--cd",
+];
+const WRAP_SEPS = [
+  " ",
+  "  ",
+  "\t",
+  " \t ",
+  "\n",
+  "\r\n",
+  "\n\n",
+  "   \n  ",
+  "\x0b",
+  "\x0c",
+  "\u2028",
+  "\u00a0",
+];
+for (let i = 0; i < 300; i++) {
+  let s = chance(0.2) ? pick(WRAP_SEPS) : "";
+  for (let n = int(13); n > 0; n--) s += pick(WRAP_WORDS) + (chance(0.9) ? pick(WRAP_SEPS) : "");
+  const args = [String(pick([1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 79]))];
+  const r = rnd();
+  if (r < 0.2) args.push("false");
+  else if (r < 0.4) args.push("break_on_hyphens=false");
+  else if (r < 0.5) args.push("wrapstring='<br>'");
+  else if (r < 0.55) args.push("true, '|', 0");
+  else if (r < 0.6) args.push("break_on_hyphens=1");
+  add("wordwrap", `{{ s|wordwrap(${args.join(", ")}) }}`, { vars: { s } });
+}
+const URL_WORDS = [
+  "http://example.com",
+  "https://x.org/a?b=c#d",
+  "www.foo.bar",
+  "foo.com",
+  "foo.net/x",
+  "a.io",
+  "http://1.2.3.4:8080/p",
+  "http://[::1]/",
+  "http://[2001:db8::1]:80",
+  "user@example.com",
+  "mailto:a@b.co",
+  "mailto:bad",
+  "a@b",
+  "x@y.z.",
+  "(http://a.com)",
+  "<http://a.com>",
+  "&lt;www.a.com&gt;",
+  "http://a.com/(x)",
+  "http://a.com/(x))",
+  "http://a.com.",
+  "http://a.com,",
+  "http://a.com).",
+  "ftp://x.y",
+  "tel:+123",
+  "xn--80ak6aa92e.com",
+  "www.xn--p1ai",
+  "http://ex.am-ple.COM",
+  "WWW.EXAMPLE.ORG",
+  "ex_ample.edu",
+  "a<b>c",
+  '"quoted"',
+  "it's",
+  "&",
+  "www.\u017Fite.com",
+  "http://ex.\u212AOM",
+  "sub.domain.gov/path/",
+  "http://a",
+  "www.a",
+  "a.b.c.d.mil",
+  "1.2.3.4",
+  "http://999.1.1.1",
+  "http://a.com/\u00e9",
+  "x@\u00e9.fr",
+  "mailto:x@y.z?cc=q@r.s",
+  "(((http://a.com)))",
+  "http://a.com/((x)",
+  "www.a.com/&amp;",
+  "a.com&gt;&gt;",
+];
+const URL_SEPS = [" ", "  ", "\n", "\t", " \u00a0 ", "\u3000", "\x1c"];
+for (let i = 0; i < 300; i++) {
+  let s = "";
+  for (let n = 1 + int(5); n > 0; n--) s += pick(URL_WORDS) + pick(URL_SEPS);
+  const args = pick([
+    "",
+    "(10)",
+    "(none, true)",
+    "(target='_blank')",
+    "(rel='me  you')",
+    "(extra_schemes=['ftp://', 'tel:'])",
+    "(5, true, '_x', 'a', ['ftp:'])",
+    "(nofollow=1)",
+    "(rel='')",
+  ]);
+  add("urlize", `{{ s|urlize${args} }}`, { vars: { s } });
+}
 
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),

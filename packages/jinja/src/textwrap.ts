@@ -1,0 +1,107 @@
+// Jinja's `wordwrap` filter runs each line of its text through Python's `textwrap.wrap` (tabs kept, white space kept
+// as it is, white space at line ends dropped). Its output depends on how textwrap cuts text into chunks (words,
+// hyphenated parts, em-dashes, runs of white space) and on how it splits a word longer than the line, so both are
+// reproduced here rule for rule; lengths count code points, as Python's `len` does.
+import { typeError } from "./errors.js";
+
+/** textwrap's white space: the six ASCII characters, not Python's wider `str.isspace()`. */
+const WS = "[\\t\\n\\x0b\\x0c\\r ]";
+const NOT_WS = "[^\\t\\n\\x0b\\x0c\\r ]";
+/** Python's `\w` on text: letters, digits and numbers of any script, and `_`. */
+const WORD = "[\\p{L}\\p{N}_]";
+/** A character that may end a word before an em-dash (Python's `[\w!"'&.,?]`). */
+const WORD_PUNCT = "[\\p{L}\\p{N}_!\"'&.,?]";
+/** A letter: `\w` that is not a decimal digit (Python's `[^\d\W]`). */
+const LETTER = "(?:(?!\\p{Nd})[\\p{L}\\p{N}_])";
+
+/**
+ * One chunk at a time: a run of white space; an em-dash (two or more hyphens) between words; or a word, ended
+ * after a hyphen that joins two letters, before white space or the end, or before an em-dash.
+ */
+const CHUNK_WITH_HYPHENS = new RegExp(
+  `(${WS}+` +
+    `|(?<=${WORD_PUNCT})-{2,}(?=${WORD})` +
+    `|${NOT_WS}+?(?:` +
+    `-(?:(?<=${LETTER}{2}-)|(?<=${LETTER}-${LETTER}-))(?=${LETTER}-?${LETTER})` +
+    `|(?=${WS}|$)` +
+    `|(?<=${WORD_PUNCT})(?=-{2,}${WORD})` +
+    "))",
+  "u",
+);
+/** Without `break_on_hyphens`: words and runs of white space only. */
+const CHUNK_PLAIN = new RegExp(`(${WS}+)`, "u");
+
+/** Python's `str.strip() == ''`: the chunk is white space to Python (a wider set than textwrap's). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: Python's str.strip() removes these.
+const PY_BLANK = /^[ \t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+
+export interface WrapOptions {
+  /** Above zero (textwrap refuses others; the caller says so in its own words). */
+  readonly width: number;
+  readonly breakLongWords: boolean;
+  /** Chunks end after hyphens inside words (`break_on_hyphens is True`). */
+  readonly splitAtHyphens: boolean;
+  /** A word too long for a line is cut after its last hyphen that fits (`break_on_hyphens` is true). */
+  readonly cutAtHyphens: boolean;
+}
+
+/** `textwrap.wrap(line, width, expand_tabs=False, replace_whitespace=False, ...)`: the lines, without breaks. */
+export function wrapLine(line: string, options: WrapOptions): string[] {
+  const pattern = options.splitAtHyphens ? CHUNK_WITH_HYPHENS : CHUNK_PLAIN;
+  // split() with a capturing group keeps the separators; the empty pieces between them are dropped.
+  const chunks = line
+    .split(pattern)
+    .filter((chunk) => chunk !== "" && chunk !== undefined)
+    .map((chunk) => [...chunk]);
+  return wrapChunks(chunks, options);
+}
+
+/** textwrap's `_wrap_chunks` without indents or a line limit; chunks are arrays of code points. */
+function wrapChunks(chunks: string[][], options: WrapOptions): string[] {
+  const { width } = options;
+  const lines: string[] = [];
+  const pending = chunks.reverse();
+  while (pending.length > 0) {
+    const line: string[][] = [];
+    let length = 0;
+    // White space that would start a line (but the first) is dropped.
+    if (lines.length > 0 && isBlank(pending[pending.length - 1] as string[])) pending.pop();
+    while (pending.length > 0) {
+      const next = (pending[pending.length - 1] as string[]).length;
+      if (length + next > width) break;
+      line.push(pending.pop() as string[]);
+      length += next;
+    }
+    if (pending.length > 0 && (pending[pending.length - 1] as string[]).length > width)
+      splitLongWord(pending, line, length, options);
+    // So is white space that would end one.
+    if (line.length > 0 && isBlank(line[line.length - 1] as string[])) line.pop();
+    if (line.length > 0) lines.push(line.map((chunk) => chunk.join("")).join(""));
+  }
+  return lines;
+}
+
+/** textwrap's `_handle_long_word`: a chunk longer than a whole line is cut to fill the current one. */
+function splitLongWord(pending: string[][], line: string[][], length: number, options: WrapOptions): void {
+  const spaceLeft = options.width < 1 ? 1 : options.width - length;
+  const chunk = pending[pending.length - 1] as string[];
+  if (options.breakLongWords) {
+    // A width that is not a whole number cannot cut a word (`chunk[:end]` in Python).
+    if (!Number.isInteger(spaceLeft))
+      throw typeError("slice indices must be integers or None or have an __index__ method");
+    let end = spaceLeft;
+    if (options.cutAtHyphens && chunk.length > spaceLeft) {
+      // Cut after the last hyphen that fits, unless only hyphens come before it.
+      const hyphen = chunk.slice(0, end).lastIndexOf("-");
+      if (hyphen > 0 && chunk.slice(0, hyphen).some((c) => c !== "-")) end = hyphen + 1;
+    }
+    line.push(chunk.slice(0, end));
+    pending[pending.length - 1] = chunk.slice(end);
+  } else if (line.length === 0) {
+    line.push(pending.pop() as string[]);
+  }
+}
+
+function isBlank(chunk: readonly string[]): boolean {
+  return PY_BLANK.test(chunk.join(""));
+}
