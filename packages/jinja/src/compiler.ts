@@ -346,6 +346,16 @@ class PyCompiler extends BaseCompiler {
     let left = node.expr;
     ops.forEach((op, i) => {
       if (i > 0) this._emit(" && ");
+      if (op.type === "in" || op.type === "notin") {
+        // `in` takes an undefined value (as nothing to look in), so it needs no check.
+        this._emit(op.type === "in" ? "runtime.pyIn(" : "!runtime.pyIn(");
+        this.compile(left, frame);
+        this._emit(", ");
+        this.compile(op.expr, frame);
+        this._emit(`, ${ACCOUNT})`);
+        left = op.expr;
+        return;
+      }
       // Ordering an undefined value fails (see operandNames); `==` and `!=` compare it.
       const ordering = op.type !== "==" && op.type !== "!=";
       const named = ordering ? this.operandNames([left, op.expr]) : undefined;

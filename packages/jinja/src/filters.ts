@@ -124,6 +124,8 @@ function indent(this: FilterThis, value: unknown, ...args: unknown[]): string {
   if (value === undefined) throw undefinedOperand("the filter indent");
   // Jinja appends a line break to the value and splits its lines: text only.
   if (textOf(value) === undefined) {
+    // A tuple cannot take the `+= "\n"`; a list takes it (as its characters) and then has no splitlines().
+    if (value instanceof PyTuple) throw typeError('can only concatenate tuple (not "str") to tuple');
     if (Array.isArray(value))
       throw new TemplateProblem(
         `AttributeError: '${pyTypeName(value)}' object has no attribute 'splitlines'`,
@@ -724,7 +726,8 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     reverse: (v) => {
       if (typeof v === "string" || isSafeString(v)) return Array.from(text(v)).reverse().join("");
-      if (v === null || typeof v !== "object") throw new TemplateProblem("argument must be iterable");
+      if (v === null || typeof v !== "object" || v instanceof PyFloat)
+        throw new TemplateProblem("argument must be iterable");
       return list(v).reverse();
     },
     round: roundFilter,

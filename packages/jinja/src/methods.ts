@@ -17,6 +17,7 @@ import { RenderAccount } from "./budget.js";
 import { TemplateProblem, typeError } from "./errors.js";
 import { bindArgs, makeKeywordArgs, splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, opaqueActive, ownKey } from "./opaque.js";
+import { numberMethods } from "./numeric.js";
 import { opaqueStrMethods } from "./opaque-methods.js";
 import { pyLess } from "./operators.js";
 import { pyFormatMethod } from "./pyformat.js";
@@ -689,6 +690,8 @@ export function methodTable(self: unknown): Record<string, Method> | undefined {
   if (typeof self === "string" || isSafeString(self))
     return opaqueActive() ? OPAQUE_STR_METHODS : STR_METHODS;
   if (self instanceof DictView) return VIEW_METHODS;
+  const numeric = numberMethods(self);
+  if (numeric !== undefined) return numeric as Record<string, Method>;
   if (Array.isArray(self)) return LIST_METHODS;
   if (isMapping(self)) return DICT_METHODS;
   return undefined;

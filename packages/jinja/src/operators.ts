@@ -55,7 +55,10 @@ export function pyAdd(a: unknown, b: unknown): unknown {
   }
   if (sa !== undefined && b !== undefined)
     throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
-  if (listA && b !== undefined) throw typeError(`can only concatenate list (not "${pyTypeName(b)}") to list`);
+  if (listA && b !== undefined) {
+    const kind = a instanceof PyTuple ? "tuple" : "list";
+    throw typeError(`can only concatenate ${kind} (not "${pyTypeName(b)}") to ${kind}`);
+  }
   throw operandError("+", a, b);
 }
 
@@ -83,6 +86,9 @@ export function pyMul(a: unknown, b: unknown): unknown {
   if (isNumber(a) && isNumber(b)) return numMul(a, b);
   if (isSequence(a) && isNumber(b)) return repeat(a, repeatCount(b));
   if (isSequence(b) && isNumber(a)) return repeat(b, repeatCount(a));
+  // A sequence times anything else: Python names the other operand (the right one when both are sequences).
+  if (a !== undefined && b !== undefined && (isSequence(a) || isSequence(b)))
+    throw typeError(`can't multiply sequence by non-int of type '${pyTypeName(isSequence(a) ? b : a)}'`);
   throw operandError("*", a, b);
 }
 

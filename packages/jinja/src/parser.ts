@@ -198,29 +198,132 @@ class PyParser extends BaseParser {
     return node;
   }
 
-  /** Jinja's test syntax: `x is test`, `x is test(args)` and `x is test arg` (one argument without parentheses). */
-  parseIs(): NjAny {
-    let node = this.parseCompare();
-    if (this.skipSymbol("is")) {
-      const not = this.skipSymbol("not");
-      const start = this.peekToken();
-      let test = this.parsePrimary(true);
-      const next = this.peekToken();
-      if (next && next.type === njLexer.TOKEN_LEFT_PAREN) {
-        test = new njNodes.FunCall(start.lineno, start.colno, test, this.parseCallArgs());
-      } else if (next && startsTestArgument(next)) {
-        const arg = this.parsePrimary();
-        test = new njNodes.FunCall(
-          start.lineno,
-          start.colno,
-          test,
-          new njNodes.NodeList(next.lineno, next.colno, [arg]),
-        );
-      }
-      node = new njNodes.Is(node.lineno, node.colno, node, test);
-      if (not) node = new njNodes.Not(node.lineno, node.colno, node);
+  /**
+   * Jinja's arithmetic levels, loosest first: `+` and `-` (one level, left to right: `a + b - c` is `(a + b) - c`),
+   * then `~`, then `*`, `/`, `//` and `%`. nunjucks puts `~` loosest and gives each operator its own level, which
+   * changes results: `'a' ~ 1 + 2` is `('a' ~ 1) + 2` (a TypeError) and `0.1 + 0.2 - 0.3` is `(0.1 + 0.2) - 0.3`.
+   * nunjucks' comparisons read their operands with parseConcat, so that is where the loosest level goes.
+   */
+  parseConcat(): NjAny {
+    let node = this.parseTilde();
+    for (;;) {
+      if (this.skipValue(njLexer.TOKEN_OPERATOR, "+"))
+        node = new njNodes.Add(node.lineno, node.colno, node, this.parseTilde());
+      else if (this.skipValue(njLexer.TOKEN_OPERATOR, "-"))
+        node = new njNodes.Sub(node.lineno, node.colno, node, this.parseTilde());
+      else return node;
     }
+  }
+
+  parseAdd(): NjAny {
+    return this.parseConcat();
+  }
+
+  /** `a ~ b ~ c`, between the additive and the multiplicative operators. */
+  parseTilde(): NjAny {
+    let node = this.parseMul();
+    while (this.skipValue(njLexer.TOKEN_TILDE, "~"))
+      node = new njNodes.Concat(node.lineno, node.colno, node, this.parseMul());
     return node;
+  }
+
+  /** `*`, `/`, `//` and `%` at one level, left to right, as in Jinja: `7 * 3 // 2` is `(7 * 3) // 2`, 10. */
+  parseMul(): NjAny {
+    let node = this.parsePow();
+    for (;;) {
+      if (this.skipValue(njLexer.TOKEN_OPERATOR, "*"))
+        node = new njNodes.Mul(node.lineno, node.colno, node, this.parsePow());
+      else if (this.skipValue(njLexer.TOKEN_OPERATOR, "/"))
+        node = new njNodes.Div(node.lineno, node.colno, node, this.parsePow());
+      else if (this.skipValue(njLexer.TOKEN_OPERATOR, "//"))
+        node = new njNodes.FloorDiv(node.lineno, node.colno, node, this.parsePow());
+      else if (this.skipValue(njLexer.TOKEN_OPERATOR, "%"))
+        node = new njNodes.Mod(node.lineno, node.colno, node, this.parsePow());
+      else return node;
+    }
+  }
+
+  /**
+   * An operand with its filters and tests, which Jinja reads at one level, left to right, right after the value:
+   * `1 + 1 is even` is `1 + (1 is even)`, `x is defined|string` is `(x is defined)|string`. nunjucks reads filters
+   * there but tests at a level of their own, below the comparisons.
+   */
+  parseUnary(noFilters?: boolean): NjAny {
+    const tok = this.peekToken();
+    let node: NjAny;
+    if (this.skipValue(njLexer.TOKEN_OPERATOR, "-"))
+      node = new njNodes.Neg(tok.lineno, tok.colno, this.parseUnary(true));
+    else if (this.skipValue(njLexer.TOKEN_OPERATOR, "+"))
+      node = new njNodes.Pos(tok.lineno, tok.colno, this.parseUnary(true));
+    else node = this.parsePrimary();
+    if (noFilters) return node;
+    for (;;) {
+      const next = this.peekToken();
+      if (next?.type === njLexer.TOKEN_PIPE) node = this.parseFilter(node);
+      else if (next?.type === njLexer.TOKEN_SYMBOL && next.value === "is") {
+        this.nextToken();
+        node = this.parseTest(node);
+      } else return node;
+    }
+  }
+
+  /** Jinja's test syntax after `is`: `test`, `not test`, `test(args)` and `test arg` (one argument, no parentheses). */
+  parseTest(node: NjAny): NjAny {
+    const not = this.skipSymbol("not");
+    const start = this.peekToken();
+    let test = this.parsePrimary(true);
+    const next = this.peekToken();
+    if (next?.type === njLexer.TOKEN_SYMBOL && next.value === "is")
+      this.fail("You cannot chain multiple tests with is", next.lineno, next.colno);
+    if (next && next.type === njLexer.TOKEN_LEFT_PAREN) {
+      test = new njNodes.FunCall(start.lineno, start.colno, test, this.parseCallArgs());
+    } else if (next && startsTestArgument(next)) {
+      const arg = this.parsePrimary();
+      test = new njNodes.FunCall(
+        start.lineno,
+        start.colno,
+        test,
+        new njNodes.NodeList(next.lineno, next.colno, [arg]),
+      );
+    }
+    const tested = new njNodes.Is(node.lineno, node.colno, node, test);
+    return not ? new njNodes.Not(node.lineno, node.colno, tested) : tested;
+  }
+
+  /** Tests are read with their operand (see parseUnary): this level only passes through. */
+  parseIs(): NjAny {
+    return this.parseCompare();
+  }
+
+  /** `in` and `not in` are comparisons in Jinja, and chain with them: `1 in [1] == true` is `1 in [1] and [1] == true`. */
+  parseIn(): NjAny {
+    return this.parseIs();
+  }
+
+  /** Python's chained comparisons, `in` and `not in` among them. */
+  parseCompare(): NjAny {
+    const expr = this.parseConcat();
+    const ops: NjAny[] = [];
+    for (;;) {
+      const tok = this.nextToken();
+      if (!tok) break;
+      if (tok.type === njLexer.TOKEN_OPERATOR && COMPARE_OPERATORS.has(tok.value)) {
+        ops.push(new njNodes.CompareOperand(tok.lineno, tok.colno, this.parseConcat(), tok.value));
+      } else if (tok.type === njLexer.TOKEN_SYMBOL && tok.value === "in") {
+        ops.push(new njNodes.CompareOperand(tok.lineno, tok.colno, this.parseConcat(), "in"));
+      } else if (
+        tok.type === njLexer.TOKEN_SYMBOL &&
+        tok.value === "not" &&
+        this.peekToken()?.value === "in"
+      ) {
+        this.nextToken();
+        ops.push(new njNodes.CompareOperand(tok.lineno, tok.colno, this.parseConcat(), "notin"));
+      } else {
+        this.pushToken(tok);
+        break;
+      }
+    }
+    return ops.length > 0 ? new njNodes.Compare(ops[0].lineno, ops[0].colno, expr, ops) : expr;
   }
 
   /** List, dict and tuple literals, with the trailing comma Jinja accepts (`(1,)` is a tuple). */
@@ -415,6 +518,8 @@ class PyParser extends BaseParser {
     const open = this.nextToken();
     const parts: NjAny[] = [null];
     let colons = 0;
+    // `x[1, 2]` looks up the tuple `(1, 2)`.
+    let tuple: NjAny[] | undefined;
     for (;;) {
       const t = this.peekToken();
       if (!t) this.fail("unexpected end of input in subscript", open.lineno, open.colno);
@@ -422,6 +527,15 @@ class PyParser extends BaseParser {
         this.nextToken();
         break;
       }
+      if (t.type === njLexer.TOKEN_COMMA && colons === 0 && parts[0] !== null) {
+        this.nextToken();
+        tuple ??= [parts[0]];
+        parts[0] = this.parseExpression();
+        tuple.push(parts[0]);
+        continue;
+      }
+      if (t.type === njLexer.TOKEN_COLON && tuple !== undefined)
+        this.fail("expected ] in subscript", t.lineno, t.colno);
       if (t.type === njLexer.TOKEN_COLON) {
         this.nextToken();
         colons++;
@@ -434,7 +548,10 @@ class PyParser extends BaseParser {
     }
     if (colons === 0) {
       if (parts[0] === null) this.fail("empty subscript", open.lineno, open.colno);
-      return new njNodes.LookupVal(open.lineno, open.colno, target, parts[0]);
+      if (tuple === undefined) return new njNodes.LookupVal(open.lineno, open.colno, target, parts[0]);
+      const key = new njNodes.Group(open.lineno, open.colno, tuple);
+      key.pyTuple = true;
+      return new njNodes.LookupVal(open.lineno, open.colno, target, key);
     }
     return new PySlice(open.lineno, open.colno, target, parts[0] ?? null, parts[1] ?? null, parts[2] ?? null);
   }
@@ -478,7 +595,11 @@ function readNumber(src: string, at: number): { type: string; text: string } | u
   return int === null ? undefined : { type: njLexer.TOKEN_INT, text: int[0] };
 }
 
-const KEYWORDS = new Set(["and", "or", "not", "else", "if", "is", "in"]);
+/** Names that end a test rather than start its argument (`x is even and y`); any other name is the argument. */
+const ENDS_TEST = new Set(["and", "or", "else", "is"]);
+
+/** The comparison operators nunjucks' lexer gives (`===` and `!==` are not Jinja's; the lexer makes them anyway). */
+const COMPARE_OPERATORS = new Set(["==", "!=", "<", ">", "<=", ">=", "===", "!=="]);
 
 function startsTestArgument(tok: NjAny): boolean {
   switch (tok.type) {
@@ -491,7 +612,7 @@ function startsTestArgument(tok: NjAny): boolean {
     case njLexer.TOKEN_LEFT_CURLY:
       return true;
     case njLexer.TOKEN_SYMBOL:
-      return !KEYWORDS.has(tok.value);
+      return !ENDS_TEST.has(tok.value);
     default:
       return false;
   }

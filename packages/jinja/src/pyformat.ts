@@ -6,7 +6,7 @@ import { TemplateProblem, undefinedOperand } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { intValue, isFloat, isNumber, toDouble, truncToInt } from "./numbers.js";
 import { cutPiece, findItem, hasMarks, markText, NOT_FOUND, opaqueActive, plainOpaque } from "./opaque.js";
-import { isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+import { DictView, isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
 function textOf(v: unknown): string | undefined {
   if (typeof v === "string") return v;
@@ -126,6 +126,8 @@ export function pyPercent(
   // Jinja's Undefined has `__getitem__`, so Python takes it for a mapping: no "not all arguments converted", and a
   // `%(key)s` looks it up (and fails as using it fails).
   const undefinedArg = values === undefined;
+  // So has a list (Python's test is "has `__getitem__` and is no tuple"): it is one argument, and never left over.
+  const listArg = Array.isArray(values) && !(values instanceof PyTuple) && !(values instanceof DictView);
   const list: unknown[] = values instanceof PyTuple ? values : [values];
   let next = 0;
   const take = (): unknown => {
@@ -149,6 +151,7 @@ export function pyPercent(
     let value: unknown;
     if (key !== undefined) {
       if (undefinedArg) throw undefinedOperand("'%'");
+      if (listArg) throw new TemplateProblem("TypeError: list indices must be integers or slices, not str");
       if (mapping === undefined) throw new TemplateProblem("TypeError: format requires a mapping");
       const found = findItem(mapping, key);
       if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: '${key}'`);
@@ -199,7 +202,7 @@ export function pyPercent(
     out += body;
   }
   out += fmt.slice(last);
-  if (mapping === undefined && !undefinedArg && next < list.length) {
+  if (mapping === undefined && !undefinedArg && !listArg && next < list.length) {
     throw new TemplateProblem("TypeError: not all arguments converted during string formatting");
   }
   return out;

@@ -34,7 +34,8 @@ import {
   VIEW_METHODS,
 } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
-import { intValue } from "./numbers.js";
+import { numberAttribute } from "./numeric.js";
+import { intValue, isNumber } from "./numbers.js";
 import { cutPiece, findItem, NOT_FOUND, opaqueActive } from "./opaque.js";
 import { pyCompare, pyDiv, pyFloorDiv, pyNeg, pyPos, pySub, textOf } from "./operators.js";
 import { pyDictLiteral } from "./pydict.js";
@@ -316,6 +317,8 @@ function itemOf(obj: unknown, key: unknown): unknown {
     return undefined;
   }
   if (obj instanceof Map) return obj.get(key);
+  // `x['real']` is `x.real`, as Jinja's getitem falls back to the attribute.
+  if (isNumber(obj)) return typeof key === "string" ? attrOf(obj, key) : undefined;
   if (typeof obj === "object" && (typeof key === "string" || typeof key === "number"))
     return objectAttr(obj, key);
   return undefined;
@@ -344,7 +347,8 @@ function attrOf(obj: unknown, name: string): unknown {
     // Named tuples (groupby's items) have attributes besides their list methods.
     if (Array.isArray(obj) && obj instanceof PyTuple && obj.constructor !== PyTuple)
       return objectAttr(obj, name);
-    return undefined;
+    // Numbers have data attributes too (`x.real`), and nothing of their JavaScript form.
+    return numberAttribute(obj, name);
   }
   if (typeof obj === "object") return obj instanceof Map ? obj.get(name) : objectAttr(obj, name);
   return typeof obj === "function" ? objectAttr(obj, name) : undefined;
@@ -364,6 +368,8 @@ function pyCallAttr(obj: unknown, name: string, args: unknown[], desc: string, s
       if (typeof fn === "function") return (fn as (...a: unknown[]) => unknown)(...args);
       if (fn !== NOT_FOUND && fn !== undefined) throw notCallable(fn);
     }
+    const attribute = numberAttribute(obj, name);
+    if (attribute !== undefined) throw notCallable(attribute);
     throw missProblem(obj, name);
   }
   const fn = typeof obj === "object" || typeof obj === "function" ? objectAttr(obj, name) : undefined;

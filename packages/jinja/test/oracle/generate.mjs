@@ -1,7 +1,7 @@
 // Builds test/fixtures/jinja-oracle.json: generated template cases rendered by the real Jinja2 (oracle.py), for
 // the features of issue 11 and 17 (dunder methods, call splats, recursive loops, Salt's |xml, Python's json reader,
 // stray `#}`, mappings built from data, Python results where budgets must not get in the way), undefined values,
-// filter arity, and the `wordwrap` and `urlize` filters.
+// filter arity, the `wordwrap` and `urlize` filters, and operator precedence.
 // Needs Debian's Python 3 with python3-jinja2 and python3-yaml:
 //   apt-get install -y python3-jinja2 python3-yaml && node test/oracle/generate.mjs
 // The tests only read the fixture file; they never need Python.
@@ -1047,6 +1047,56 @@ for (let i = 0; i < 300; i++) {
   ]);
   add("urlize", `{{ s|urlize${args} }}`, { vars: { s } });
 }
+
+// ---- Operator precedence: `+ -`, `~`, `* / // %`, `**`, chained comparisons with `in`, tests and filters ----
+const OPERANDS = [
+  "1",
+  "2",
+  "3",
+  "0",
+  "7",
+  "2.5",
+  "0.1",
+  "'a'",
+  "'ab'",
+  "''",
+  "[1]",
+  "[1, 2]",
+  "true",
+  "none",
+  "(1, 2)",
+];
+const BINARY = ["+", "-", "*", "/", "//", "%", "~", "**", "==", "!=", "<", ">=", "in", "not in", "and", "or"];
+const SUFFIXES = [
+  "is defined",
+  "is none",
+  "is number",
+  "is string",
+  "is even",
+  "is odd",
+  "is sameas(true)",
+  "is not none",
+  "is divisibleby(2)",
+  "is in([1, 2])",
+  "|string",
+  "|length",
+  "|abs",
+  "|int",
+  "|first",
+  "|default(7)",
+];
+function operand(depth) {
+  if (depth > 2 || chance(0.4)) {
+    const value = pick(OPERANDS);
+    return chance(0.25) ? `${value} ${pick(SUFFIXES)}` : value;
+  }
+  const parts = [operand(depth + 1)];
+  for (let n = 1 + int(3); n > 0; n--) parts.push(pick(BINARY), operand(depth + 1));
+  const inner = parts.join(" ");
+  return chance(0.6) ? `(${inner})` : inner;
+}
+// `not` only where Jinja reads it as the operator (elsewhere it is a variable's name).
+for (let i = 0; i < 400; i++) add("precedence", `{{ ${chance(0.2) ? "not " : ""}${operand(0)} }}`);
 
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),

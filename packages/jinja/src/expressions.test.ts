@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { outcome } from "./test-vars.js";
+
+// Jinja 3.1.6's output for each (recorded with Python's jinja2): operator precedence as Jinja parses it (`+ -` one
+// level, then `~`, then `* / // %` one level, all left to right; `in` and `not in` chained with the comparisons;
+// tests read with their operand, as filters are; a tuple subscript `d[1, 2]`), `%` with a list (Python takes it for one mapping-like argument),
+// the TypeErrors of `+` and `*` between sequences and other values, and the attributes and methods of numbers.
+// Jinja's own exceptions are written without their class name.
+const JINJA: readonly [template: string, output: string | { error: string }][] = [
+  [
+    "{{ 7 * 3 // 2 }}|{{ 8 / 4 * 2 }}|{{ 7 // 2 * 3 }}|{{ 2 * 7 % 4 }}|{{ 7 % 4 * 2 }}|{{ 10 * 1 / 3 }}|{{ 2 ** 3 ** 2 }}|{{ -2 ** 2 }}",
+    "10|4.0|9|2|6|3.3333333333333335|64|4",
+  ],
+  [
+    "{{ 0.1 + 0.2 - 0.3 }}|{{ 10 - 2 - 3 }}|{{ 1 - 2 + 3 }}|{{ 1 + 2 * 3 - 4 / 2 }}|{{ 1 ~ 2 * 3 }}|{{ 'a' ~ 1 + 2 }}",
+    { error: 'TypeError: can only concatenate str (not "int") to str' },
+  ],
+  ["{{ [] * 1/3 }}", { error: "TypeError: unsupported operand type(s) for /: 'list' and 'int'" }],
+  ["{{ 'abc' % [] }}|{{ 'abc' % [1] }}|{{ '%s' % [1] }}|{{ '%s' % [[1, 2]] }}", "abc|abc|[1]|[[1, 2]]"],
+  ["{{ '%s %s' % [1, 2] }}", { error: "TypeError: not enough arguments for format string" }],
+  ["{{ '%(a)s' % [1] }}", { error: "TypeError: list indices must be integers or slices, not str" }],
+  ["{{ 'abc' % (1,) }}", { error: "TypeError: not all arguments converted during string formatting" }],
+  ["{{ (1,) + 7 }}", { error: 'TypeError: can only concatenate tuple (not "int") to tuple' }],
+  ["{{ [1] + 7 }}", { error: 'TypeError: can only concatenate list (not "int") to list' }],
+  ["{{ 'ab' * 'cd' }}", { error: "TypeError: can't multiply sequence by non-int of type 'str'" }],
+  ["{{ [1] * 'x' }}", { error: "TypeError: can't multiply sequence by non-int of type 'str'" }],
+  ["{{ {} * 'a' }}", { error: "TypeError: can't multiply sequence by non-int of type 'dict'" }],
+  ["{{ 2.5 * 'a' }}", { error: "TypeError: can't multiply sequence by non-int of type 'float'" }],
+  ["{{ {} * 2 }}", { error: "TypeError: unsupported operand type(s) for *: 'dict' and 'int'" }],
+  ["{{ 1e16|reverse|list }}", { error: "argument must be iterable" }],
+  ["{{ 5|reverse }}", { error: "argument must be iterable" }],
+  ["{{ (1, 2)|indent }}", { error: 'TypeError: can only concatenate tuple (not "str") to tuple' }],
+  [
+    "{{ (1.5).real }}|{{ (1.5).imag }}|{{ (7).numerator }}|{{ (7).denominator }}|{{ true.real }}|{{ (2.5).conjugate() }}|{{ (10**20).real }}|{{ (2).imag }}|{{ 3.0.is_integer() }}|{{ (2).bit_length() }}|{{ (-255).bit_length() }}",
+    "1.5|0.0|7|1|1|2.5|100000000000000000000|0|True|2|8",
+  ],
+  [
+    "{{ (0.1).as_integer_ratio() }}|{{ (2.5).as_integer_ratio() }}|{{ (6).as_integer_ratio() }}|{{ (2.0)['real'] }}|{{ (2.0).value }}|{{ (2.0)['value'] }}|",
+    "(3602879701896397, 36028797018963968)|(5, 2)|(6, 1)|2.0|||",
+  ],
+  [
+    "{{ [1, 2.5, 0, 0.0, true, false]|selectattr('real')|list }}|{{ [1, 2.5]|map(attribute='imag')|list }}|{{ [3, 1, 2]|sort(attribute='real') }}",
+    "[1, 2.5, True]|[0, 0.0]|[1, 2, 3]",
+  ],
+  ["{{ (1).real() }}", { error: "TypeError: 'int' object is not callable" }],
+  ["{{ (1.5).bit_length() }}", { error: "'float object' has no attribute 'bit_length'" }],
+  ["{{ (1).is_integer() }}", { error: "'int object' has no attribute 'is_integer'" }],
+  ["{{ (1).conjugate(2) }}", { error: "TypeError: int.conjugate() takes no arguments (1 given)" }],
+  ["{{ 'a' ~ 1 + 2 }}", { error: 'TypeError: can only concatenate str (not "int") to str' }],
+  ["{{ 1 + 2 ~ 'a' }}", { error: "TypeError: unsupported operand type(s) for +: 'int' and 'str'" }],
+  ["{{ 'a' ~ 'b' + 'c' }}|{{ 1 ~ 2 * 3 }}|{{ -1 ~ 2 }}|{{ 2 ~ 3|string }}", "abc|16|-12|23"],
+  [
+    "{{ 1 in [1] == true }}|{{ 'a' in 'abc' in 'xabcx' }}|{{ not 1 in [2] }}|{{ 1 == 1 in [true] }}|{{ 1 < 2 in [true] }}|{{ 'a' not in 'b' not in 'c' }}|{{ 1 in [1] and 2 not in [1] }}",
+    "False|True|True|True|False|True|True",
+  ],
+  ["{{ 2 in [2] is sameas true }}", { error: "TypeError: argument of type 'bool' is not iterable" }],
+  [
+    "{{ 'a' ~ 'b' is string }}|{{ 1 + 1 is even }}|{{ 2 ** 3 is odd }}|{{ -1 is number }}|{{ x is defined|string }}|{{ 3 is divisibleby 3 and 1 }}|{{ 1 is none or 2 }}|{{ (none is none) is sameas true }}",
+    "aTrue|1|2|True|False|1|2|True",
+  ],
+  ["{{ x is defined is sameas false }}", { error: "You cannot chain multiple tests with is" }],
+  ["{% set d = {(1, 2): 'x'} %}{{ d[1, 2] }}|{{ d[(1, 2)] }}|{{ [1][0, 1] }}|", "x|x||"],
+  // Jinja: `unexpected ']'`.
+  ["{{ d[1,] }}", { error: "unexpected token: ]" }],
+];
+
+describe("Jinja's expressions", () => {
+  it.each(JINJA)("%s", (template, output) => {
+    expect(outcome(template)).toEqual(output);
+  });
+});
