@@ -716,7 +716,7 @@ class PyCompiler extends BaseCompiler {
     const callerFrame = this._tmpid();
     const flags = `${used.has("varargs")}, ${used.has("kwargs")}, ${used.has("caller")}`;
     this._emitLine(
-      `var ${funcId} = runtime.pyMacro(${str(macroName)}, ${JSON.stringify(params.map((p) => p.name))}, ${flags}, function (${a}) {`,
+      `var ${funcId} = runtime.pyMacro(${str(macroName)}, ${JSON.stringify(params.map((p) => p.name))}, ${flags}, ${node instanceof njNodes.Caller}, function (${a}) {`,
     );
     this._emitLine(`var ${callerFrame} = frame;`);
     const account = this._tmpid();
@@ -734,7 +734,9 @@ class PyCompiler extends BaseCompiler {
       this._emitLine(");");
     });
     this._emitLine(`frame.variables.varargs = ${a}.varargs; frame.variables.kwargs = ${a}.kwargs;`);
-    this._emitLine(`if (${a}.caller !== undefined) frame.variables.caller = ${a}.caller;`);
+    // Without a call block, a macro that uses `caller` finds it undefined, with Jinja's hint.
+    const noCaller = used.has("caller") ? ` else runtime.pyNoCaller(${STATE});` : "";
+    this._emitLine(`if (${a}.caller !== undefined) frame.variables.caller = ${a}.caller;${noCaller}`);
     const buf = this._pushBuffer();
     this._withScopedSyntax(() => this.compile(node.body, compileFrame));
     this._emitLine(`frame = ${callerFrame};`);

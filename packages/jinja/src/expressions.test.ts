@@ -5,7 +5,8 @@ import { outcome } from "./test-vars.js";
 // level, then `~`, then `* / // %` one level, all left to right; `in` and `not in` chained with the comparisons;
 // tests read with their operand, as filters are; a tuple subscript `d[1, 2]`), `%` with a list (Python takes it for one mapping-like argument),
 // the TypeErrors of `+` and `*` between sequences and other values, and the attributes and methods of numbers.
-// Jinja's own exceptions are written without their class name.
+// Macros show Jinja's Macro attributes and repr, and `caller()` without a call block says so. Jinja's own exceptions
+// are written without their class name.
 const JINJA: readonly [template: string, output: string | { error: string }][] = [
   [
     "{{ 7 * 3 // 2 }}|{{ 8 / 4 * 2 }}|{{ 7 // 2 * 3 }}|{{ 2 * 7 % 4 }}|{{ 7 % 4 * 2 }}|{{ 10 * 1 / 3 }}|{{ 2 ** 3 ** 2 }}|{{ -2 ** 2 }}",
@@ -62,6 +63,22 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   ["{% set d = {(1, 2): 'x'} %}{{ d[1, 2] }}|{{ d[(1, 2)] }}|{{ [1][0, 1] }}|", "x|x||"],
   // Jinja: `unexpected ']'`.
   ["{{ d[1,] }}", { error: "unexpected token: ]" }],
+  // Macros as Jinja's Macro objects.
+  [
+    "{% macro f(a, b=2, c=x) %}{{ varargs }}{% endmacro %}{{ f.name }}|{{ f.arguments }}|{{ f.catch_kwargs }}|{{ f.catch_varargs }}|{{ f.caller }}",
+    "f|('a', 'b', 'c')|False|True|False",
+  ],
+  [
+    "{% macro g() %}{{ caller() }}{{ kwargs }}{% endmacro %}{{ g.catch_kwargs }}|{{ g.caller }}|{{ g.arguments }}|{{ g.name }}",
+    "True|True|()|g",
+  ],
+  ["{% macro g() %}{{ caller() }}{% endmacro %}{{ g() }}", { error: "No caller defined" }],
+  ["{% macro g() %}{{ caller }}|{{ caller is defined }}{% endmacro %}{{ g() }}", "|False"],
+  ["{% macro g() %}x{% endmacro %}{{ g }}|{{ [g] }}|{{ g|string }}", "<Macro 'g'>|[<Macro 'g'>]|<Macro 'g'>"],
+  [
+    "{% macro g() %}{{ caller }}|{{ caller.name }}|{{ caller() }}{% endmacro %}{% call g() %}in{% endcall %}",
+    "<Macro anonymous>|None|in",
+  ],
 ];
 
 describe("Jinja's expressions", () => {

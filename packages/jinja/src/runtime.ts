@@ -621,9 +621,10 @@ function pyMacro(
   usesVarargs: boolean,
   usesKwargs: boolean,
   usesCaller: boolean,
+  anonymous: boolean,
   body: (call: MacroCall) => unknown,
 ): (...args: unknown[]) => unknown {
-  return function macro(...callArgs: unknown[]): unknown {
+  const macro = function macro(...callArgs: unknown[]): unknown {
     let n = callArgs.length;
     const kw = n > 0 && isKwargs(callArgs[n - 1]) ? (callArgs[n - 1] as Record<string, unknown>) : undefined;
     if (kw !== undefined) n--;
@@ -657,6 +658,24 @@ function pyMacro(
     const varargs = PyTuple.of_(n > params.length ? callArgs.slice(params.length, n) : []);
     return body({ args, varargs, kwargs: rest, caller });
   };
+  // What Jinja's Macro object shows a template: `m.name`, `m.arguments`, ... and `<Macro 'm'>` when printed. A call
+  // block's `caller` has no name there.
+  Object.defineProperty(macro, "pyAttrs", {
+    value: {
+      name: anonymous ? null : name,
+      arguments: PyTuple.of_(params),
+      catch_kwargs: usesKwargs,
+      catch_varargs: usesVarargs,
+      caller: usesCaller,
+    },
+  });
+  Object.defineProperty(macro, "pyRepr", { value: `<Macro ${anonymous ? "anonymous" : pyRepr(name)}>` });
+  return macro;
+}
+
+/** A macro that uses `caller` called without a call block: using `caller` says so, as Jinja does. */
+function pyNoCaller(state: MissState | undefined): void {
+  if (state !== undefined) noteMiss(state, "caller", undefined, "caller", "No caller defined");
 }
 
 /** `super()` inside a block: renders the parent template's block (synchronously, as all our rendering is). */
@@ -793,6 +812,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyCallArgs,
     pyChecked,
     pyNotExported,
+    pyNoCaller,
     pyIter,
     pyUnpack,
     pySlice,
