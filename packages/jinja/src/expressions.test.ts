@@ -5,7 +5,7 @@ import { outcome } from "./test-vars.js";
 // level, then `~`, then `* / // %` one level, all left to right; `in` and `not in` chained with the comparisons;
 // tests read with their operand, as filters are; a tuple subscript `d[1, 2]`), `%` with a list (Python takes it for one mapping-like argument),
 // the TypeErrors of `+` and `*` between sequences and other values, and the attributes and methods of numbers.
-// Macros show Jinja's Macro attributes and repr, and `caller()` without a call block says so. Jinja's own exceptions
+// `range()` is a range, not a list. Macros show Jinja's Macro attributes and repr, and `caller()` without a call block says so. Jinja's own exceptions
 // are written without their class name.
 const JINJA: readonly [template: string, output: string | { error: string }][] = [
   [
@@ -78,6 +78,38 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   [
     "{% macro g() %}{{ caller }}|{{ caller.name }}|{{ caller() }}{% endmacro %}{% call g() %}in{% endcall %}",
     "<Macro anonymous>|None|in",
+  ],
+  // range() as Python's range.
+  [
+    "{{ range(3) }}|{{ range(1, 10, 3) }}|{{ range(5)[1:3] }}|{{ range(10)[::-1] }}|{{ range(10)[::2] }}|{{ range(10)[8:2:-2] }}|{{ range(3)[-1] }}|{{ range(3)[5] }}|",
+    "range(0, 3)|range(1, 10, 3)|range(1, 3)|range(9, -1, -1)|range(0, 10, 2)|range(8, 2, -2)|2||",
+  ],
+  [
+    "{{ range(3) == [0, 1, 2] }}|{{ range(3) == range(0, 3, 1) }}|{{ range(0) == range(2, 2) }}|{{ range(0, 3, 2) == range(0, 4, 2) }}|{{ range(3)|list == [0, 1, 2] }}|{{ range(1) == range(1, 0, -1) }}",
+    "False|True|True|True|True|False",
+  ],
+  [
+    "{{ range(3)|list }}|{{ range(3)|join(',') }}|{{ range(3)|sum }}|{{ range(3)|length }}|{{ range(3)|first }}|{{ range(3)|last }}|{{ range(3)|reverse|list }}|{{ 2 in range(3) }}|{{ range(3) is sequence }}|{{ range(3)|string }}|{{ '%s' % range(2) }}",
+    "[0, 1, 2]|0,1,2|3|3|0|2|[2, 1, 0]|True|True|range(0, 3)|range(0, 2)",
+  ],
+  [
+    "{{ range(3).start }}|{{ range(1, 9, 2).stop }}|{{ range(1, 9, 2).step }}|{{ range(5).index(3) }}|{{ range(5).count(3) }}",
+    "0|9|2|3|1",
+  ],
+  ["{{ range(5).index(7) }}", { error: "ValueError: 7 is not in range" }],
+  ["{{ range(3) + [1] }}", { error: "TypeError: unsupported operand type(s) for +: 'range' and 'list'" }],
+  ["{{ [1] + range(3) }}", { error: 'TypeError: can only concatenate list (not "range") to list' }],
+  ["{{ range(3) * 2 }}", { error: "TypeError: unsupported operand type(s) for *: 'range' and 'int'" }],
+  ["{{ range(3).append(1) }}", { error: "'range object' has no attribute 'append'" }],
+  ["{{ range(3)|tojson }}", { error: "TypeError: Object of type range is not JSON serializable" }],
+  ["{{ range(3)|pprint }}|{{ [range(2)]|pprint }}", "range(0, 3)|[range(0, 2)]"],
+  [
+    "{% for i in range(3) %}{{ i }}{{ loop.last }}{% endfor %}|{% for i in range(2, -3, -2) %}{{ i }},{% endfor %}",
+    "0False1False2True|2,0,-2,",
+  ],
+  [
+    "{{ range(3)|map('string')|join }}|{{ range(6)|batch(4)|list }}|{{ range(4)|select('odd')|list }}|{{ range(3)|sort(reverse=true) }}|{{ dict.fromkeys(range(2)) }}",
+    "012|[[0, 1, 2, 3], [4, 5]]|[1, 3]|[2, 1, 0]|{0: None, 1: None}",
   ],
 ];
 

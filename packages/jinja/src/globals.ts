@@ -5,7 +5,7 @@ import { TemplateProblem, typeError } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { pyDictCall, pyFromKeys } from "./pydict.js";
 import { intValue } from "./numbers.js";
-import { pyTypeName } from "./pyvalues.js";
+import { PyRange, pyTypeName } from "./pyvalues.js";
 import { Namespace } from "./runtime.js";
 
 /** Jinja's `cycler(...)`: `next()` returns the items in turn, `current` the one `next()` will return. */
@@ -43,7 +43,7 @@ function charged(context: unknown, source: unknown, build: () => PyDict, what: s
 
 export function baseGlobals(): Record<string, unknown> {
   return {
-    range(this: unknown, ...args: unknown[]): number[] {
+    range(this: unknown, ...args: unknown[]): PyRange {
       const { pos, kw } = splitArgs(args);
       if (kw !== undefined) throw typeError("range() takes no keyword arguments");
       if (pos.length === 0 || pos.length > 3)
@@ -57,12 +57,10 @@ export function baseGlobals(): Record<string, unknown> {
       const [a, b, step] =
         pos.length === 1 ? [0, Number(pos[0]), 1] : [Number(pos[0]), Number(pos[1]), Number(pos[2] ?? 1)];
       if (step === 0) throw new TemplateProblem("ValueError: range() arg 3 must not be zero");
-      // Python's range is lazy; ours is a list, charged to the render's account before it is made.
+      // Python's range is lazy; ours holds its numbers, charged to the render's account before they are made.
       const count = Math.max(0, Math.ceil((b - a) / step));
       (accountOf(this) ?? new RenderAccount()).build(count, "range()");
-      const out: number[] = new Array(count);
-      for (let i = 0; i < count; i++) out[i] = a + i * step;
-      return out;
+      return PyRange.make(a, b, step);
     },
     // Python's `dict` type: callable, with the class method `dict.fromkeys`.
     dict: Object.defineProperty(

@@ -23,7 +23,17 @@ import { pyLess } from "./operators.js";
 import { pyFormatMethod } from "./pyformat.js";
 import { pySorted } from "./pysort.js";
 import { pyFromKeys, storeItem, updateFrom, updateFromKeywords } from "./pydict.js";
-import { DictView, isSafeString, PyTuple, pyBool, pyEq, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
+import {
+  DictView,
+  isSafeString,
+  PyRange,
+  PyTuple,
+  pyBool,
+  pyEq,
+  pyRepr,
+  pyStr,
+  pyTypeName,
+} from "./pyvalues.js";
 
 /** A Python method: `self`, the call's arguments, and the render's account for methods whose cost depends on them. */
 type Method = (self: never, args: readonly unknown[], account?: RenderAccount) => unknown;
@@ -680,6 +690,18 @@ function padWidth(s: string, width: unknown, account: RenderAccount | undefined,
 }
 
 /** Whether the method `name` of `table` returns a value it built (charged by its size), not one it holds. */
+/** A range's methods: Python's `index` and `count` (it cannot be changed). */
+const RANGE_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
+  index: (self: PyRange, args: readonly unknown[], account?: RenderAccount) => {
+    const item = oneArgument(args, "index");
+    charge(account).step(self.length);
+    const i = self.findIndex((x) => pyEq(x, item));
+    if (i === -1) throw new TemplateProblem(`ValueError: ${pyRepr(item)} is not in range`);
+    return i;
+  },
+  count: LIST_METHODS.count,
+});
+
 export function methodBuilds(table: Record<string, Method>, name: string): boolean {
   if (table === STR_METHODS) return true;
   return name === "copy" || name === "keys" || name === "values" || name === "items" || name === "fromkeys";
@@ -690,6 +712,7 @@ export function methodTable(self: unknown): Record<string, Method> | undefined {
   if (typeof self === "string" || isSafeString(self))
     return opaqueActive() ? OPAQUE_STR_METHODS : STR_METHODS;
   if (self instanceof DictView) return VIEW_METHODS;
+  if (self instanceof PyRange) return RANGE_METHODS;
   const numeric = numberMethods(self);
   if (numeric !== undefined) return numeric as Record<string, Method>;
   if (Array.isArray(self)) return LIST_METHODS;

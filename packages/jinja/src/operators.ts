@@ -18,7 +18,7 @@ import {
 } from "./numbers.js";
 import { ownKey, seen } from "./opaque.js";
 import { pyPercent } from "./pyformat.js";
-import { DictView, htmlEscape, isSafeString, markSafe, PyTuple, pyEq, pyTypeName } from "./pyvalues.js";
+import { htmlEscape, isListLike, isSafeString, markSafe, PyTuple, pyEq, pyTypeName } from "./pyvalues.js";
 
 export function textOf(v: unknown): string | undefined {
   if (typeof v === "string") return v;
@@ -42,9 +42,9 @@ export function pyAdd(a: unknown, b: unknown): unknown {
     if (safeA || safeB) return markSafe((safeA ? sa : htmlEscape(sa)) + (safeB ? sb : htmlEscape(sb)));
     return sa + sb;
   }
-  // A dict view (`d.keys()`) is no list: it cannot be added to or repeated.
-  const listA = Array.isArray(a) && !(a instanceof DictView);
-  if (listA && Array.isArray(b) && !(b instanceof DictView)) {
+  // A dict view (`d.keys()`) or a range is no list: it cannot be added to or repeated.
+  const listA = isListLike(a);
+  if (listA && isListLike(b)) {
     const ta = a instanceof PyTuple;
     if (ta !== b instanceof PyTuple) {
       throw typeError(
@@ -79,7 +79,7 @@ function repeat(seq: unknown, n: number | bigint): unknown {
 }
 
 function isSequence(v: unknown): boolean {
-  return textOf(v) !== undefined || (Array.isArray(v) && !(v instanceof DictView));
+  return textOf(v) !== undefined || isListLike(v);
 }
 
 export function pyMul(a: unknown, b: unknown): unknown {

@@ -64,6 +64,42 @@ export class GroupTuple extends PyTuple {
 /** What `d.keys()`, `d.values()` and `d.items()` return: a list that prints as `dict_keys([...])`. */
 export class DictView<T = unknown> extends Array<T> {
   kind: "dict_keys" | "dict_values" | "dict_items" = "dict_keys";
+
+  // What map(), filter(), slice() make of one is a list.
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+}
+
+/**
+ * What `range()` returns: its numbers, made at once (and charged to the budget) where Python's range is lazy, but a
+ * range to the template: it prints as `range(0, 3)`, equals only a range with the same numbers, slices into a
+ * range, has `start`, `stop`, `step`, `index()` and `count()`, and is no list to `+`, `*` or JSON.
+ */
+export class PyRange extends Array<number> {
+  start = 0;
+  stop = 0;
+  step = 1;
+
+  // What map(), filter(), slice() make of one is a list.
+  static override get [Symbol.species](): ArrayConstructor {
+    return Array;
+  }
+
+  static make(start: number, stop: number, step: number): PyRange {
+    const count = Math.max(0, Math.ceil((stop - start) / step));
+    const r = new PyRange(count);
+    for (let i = 0; i < count; i++) r[i] = start + i * step;
+    r.start = start;
+    r.stop = stop;
+    r.step = step;
+    return r;
+  }
+}
+
+/** A Python list or tuple: an array that is neither a dict view nor a range. */
+export function isListLike(value: unknown): value is unknown[] {
+  return Array.isArray(value) && !(value instanceof DictView) && !(value instanceof PyRange);
 }
 
 /** Markup-safe text (Jinja's `Markup`): the serializer filters return it. */
@@ -238,6 +274,8 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
       s.add(value);
       let out: string;
       if (value instanceof DictView) out = `${value.kind}([${reprItems(value, s)}])`;
+      else if (value instanceof PyRange)
+        out = `range(${value.start}, ${value.stop}${value.step === 1 ? "" : `, ${value.step}`})`;
       else if (value instanceof PyTuple)
         out = value.length === 1 ? `(${pyRepr(value[0], s)},)` : `(${reprItems(value, s)})`;
       else if (Array.isArray(value)) out = `[${reprItems(value, s)}]`;
@@ -280,6 +318,11 @@ export function pyEq(a: unknown, b: unknown): boolean {
   if (b instanceof SafeString) return pyEq(a, (b as { val: string }).val);
   if (ta !== "object" || tb !== "object" || a === null || b === null) return false;
   if (a instanceof DictView || b instanceof DictView) return viewEquals(a as object, b as object);
+  // Two ranges are equal when they hold the same numbers; a range never equals a list.
+  if (a instanceof PyRange || b instanceof PyRange) {
+    if (!(a instanceof PyRange && b instanceof PyRange) || a.length !== b.length) return false;
+    return a.length === 0 || (a[0] === b[0] && (a.length === 1 || a.step === b.step));
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     if (a instanceof PyTuple !== b instanceof PyTuple) return false;
@@ -342,6 +385,7 @@ export function pyTypeName(value: unknown): string {
     default:
       if (value instanceof PyFloat) return "float";
       if (value instanceof DictView) return value.kind;
+      if (value instanceof PyRange) return "range";
       if (value instanceof PyTuple) return "tuple";
       if (Array.isArray(value)) return "list";
       if (isMapping(value) || value instanceof Map) return "dict";

@@ -41,6 +41,7 @@ import { pyCompare, pyDiv, pyFloorDiv, pyNeg, pyPos, pySub, textOf } from "./ope
 import { pyDictLiteral } from "./pydict.js";
 import {
   DictView,
+  PyRange,
   GroupTuple,
   PY_REPR,
   PyTuple,
@@ -335,6 +336,9 @@ function pyGetattr(obj: unknown, name: string, desc: string, state?: MissState):
   return found;
 }
 
+/** A range's data attributes. */
+const RANGE_ATTRIBUTES = new Set(["start", "stop", "step"]);
+
 function attrOf(obj: unknown, name: string): unknown {
   if (obj === null) return undefined;
   const table = methodTable(obj);
@@ -347,6 +351,7 @@ function attrOf(obj: unknown, name: string): unknown {
     // Named tuples (groupby's items) have attributes besides their list methods.
     if (Array.isArray(obj) && obj instanceof PyTuple && obj.constructor !== PyTuple)
       return objectAttr(obj, name);
+    if (obj instanceof PyRange) return RANGE_ATTRIBUTES.has(name) ? obj[name as "start"] : undefined;
     // Numbers have data attributes too (`x.real`), and nothing of their JavaScript form.
     return numberAttribute(obj, name);
   }
@@ -558,6 +563,9 @@ function pySlice(
   const len = seq.length;
   const a = normIndex(start, len, step > 0 ? 0 : len - 1, step);
   const b = normIndex(stop, len, step > 0 ? len : -1, step);
+  // A range sliced is a range: from its a-th number, to its b-th, by its step times the slice's.
+  if (obj instanceof PyRange)
+    return PyRange.make(obj.start + a * obj.step, obj.start + b * obj.step, obj.step * step);
   const out: unknown[] = [];
   if (step > 0) for (let i = a; i < b; i += step) out.push(seq[i]);
   else for (let i = a; i > b; i += step) out.push(seq[i]);

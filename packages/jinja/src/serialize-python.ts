@@ -14,7 +14,16 @@ import { TemplateProblem, typeError } from "./errors.js";
 import { numberText } from "./numbers.js";
 import { pyLess } from "./operators.js";
 import { pySorted } from "./pysort.js";
-import { DictView, isSafeString, PyTuple, pyRepr, pyTypeName, strRepr } from "./pyvalues.js";
+import {
+  DictView,
+  isListLike,
+  isSafeString,
+  PyRange,
+  PyTuple,
+  pyRepr,
+  pyTypeName,
+  strRepr,
+} from "./pyvalues.js";
 
 const same = <T>(x: T): T => x;
 
@@ -120,7 +129,7 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
     const nl = unit === undefined ? "" : `\n${unit.repeat(depth + 1)}`;
     const end = unit === undefined ? "" : `\n${unit.repeat(depth)}`;
     const sep = unit === undefined ? ", " : ",";
-    if (Array.isArray(v) && !(v instanceof DictView)) {
+    if (isListLike(v)) {
       if (v.length === 0) return "[]";
       stack.add(v);
       const parts = v.map((x) => enc(x, depth + 1));
@@ -138,13 +147,15 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
     const name =
       v instanceof DictView
         ? v.kind
-        : v instanceof Set
-          ? "set"
-          : v instanceof Map
-            ? "Map"
-            : v instanceof Date
-              ? "datetime"
-              : ((v as object).constructor?.name ?? "object");
+        : v instanceof PyRange
+          ? "range"
+          : v instanceof Set
+            ? "set"
+            : v instanceof Map
+              ? "Map"
+              : v instanceof Date
+                ? "datetime"
+                : ((v as object).constructor?.name ?? "object");
     throw new TemplateProblem(`TypeError: Object of type ${name} is not JSON serializable`);
   };
   return enc(value, 0);
@@ -159,7 +170,7 @@ function recursion(v: unknown): string {
 
 function safeRepr(v: unknown, chain: Set<unknown> = new Set()): string {
   // A dict view is no list to pprint: its own repr, in the dict's order.
-  if (v instanceof DictView) return pyRepr(v);
+  if (v instanceof DictView || v instanceof PyRange) return pyRepr(v);
   if (Array.isArray(v) || isMapping(v)) {
     if (chain.has(v)) return recursion(v);
     chain.add(v);
@@ -200,7 +211,7 @@ function fmt(
   }
   const rep = safeRepr(v, chain);
   if (rep.length > WIDTH - indent - allowance) {
-    if (isMapping(v) || (Array.isArray(v) && !(v instanceof DictView))) {
+    if (isMapping(v) || isListLike(v)) {
       chain.add(v);
       if (isMapping(v)) fmtDict(v, indent, allowance, level + 1, out, chain);
       else fmtSeq(v as unknown[], indent, allowance, level + 1, out, chain);

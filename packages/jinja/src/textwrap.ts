@@ -31,9 +31,11 @@ const CHUNK_WITH_HYPHENS = new RegExp(
 /** Without `break_on_hyphens`: words and runs of white space only. */
 const CHUNK_PLAIN = new RegExp(`(${WS}+)`, "u");
 
-/** Python's `str.strip() == ''`: the chunk is white space to Python (a wider set than textwrap's). */
+/** Python's `str.strip() == ''`: the text is white space to Python (a wider set than textwrap's). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: Python's str.strip() removes these.
 const PY_BLANK = /^[ \t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the same characters, one at a time.
+const PY_SPACE_CHAR = /^[ \t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
 export interface WrapOptions {
   /** Above zero (textwrap refuses others; the caller says so in its own words). */
@@ -45,6 +47,29 @@ export interface WrapOptions {
   readonly cutAtHyphens: boolean;
 }
 
+/**
+ * A chunk being placed: its code points from `from` on (a word longer than a line is placed piece by piece, so the
+ * rest is tracked rather than copied: copying it for every line would make a long word cost its length squared).
+ */
+interface Chunk {
+  readonly points: readonly string[];
+  from: number;
+  /** The index of its last character that is not white space to Python (-1 when there is none). */
+  readonly lastSolid: number;
+}
+
+function chunkOf(text: string): Chunk {
+  const points = [...text];
+  let lastSolid = points.length - 1;
+  while (lastSolid >= 0 && PY_SPACE_CHAR.test(points[lastSolid] as string)) lastSolid--;
+  return { points, from: 0, lastSolid };
+}
+
+const size = (chunk: Chunk): number => chunk.points.length - chunk.from;
+/** Python's `chunk.strip() == ''` for what is left of the chunk. */
+const blank = (chunk: Chunk): boolean => chunk.from > chunk.lastSolid;
+const text = (chunk: Chunk): string => chunk.points.slice(chunk.from).join("");
+
 /** `textwrap.wrap(line, width, expand_tabs=False, replace_whitespace=False, ...)`: the lines, without breaks. */
 export function wrapLine(line: string, options: WrapOptions): string[] {
   const pattern = options.splitAtHyphens ? CHUNK_WITH_HYPHENS : CHUNK_PLAIN;
@@ -52,56 +77,81 @@ export function wrapLine(line: string, options: WrapOptions): string[] {
   const chunks = line
     .split(pattern)
     .filter((chunk) => chunk !== "" && chunk !== undefined)
-    .map((chunk) => [...chunk]);
+    .map(chunkOf);
   return wrapChunks(chunks, options);
 }
 
-/** textwrap's `_wrap_chunks` without indents or a line limit; chunks are arrays of code points. */
-function wrapChunks(chunks: string[][], options: WrapOptions): string[] {
+/** textwrap's `_wrap_chunks` without indents or a line limit. */
+function wrapChunks(chunks: Chunk[], options: WrapOptions): string[] {
   const { width } = options;
   const lines: string[] = [];
   const pending = chunks.reverse();
   while (pending.length > 0) {
-    const line: string[][] = [];
+    const line: string[] = [];
     let length = 0;
     // White space that would start a line (but the first) is dropped.
-    if (lines.length > 0 && isBlank(pending[pending.length - 1] as string[])) pending.pop();
+    if (lines.length > 0 && blank(pending[pending.length - 1] as Chunk)) pending.pop();
+    let lastBlank = false;
     while (pending.length > 0) {
-      const next = (pending[pending.length - 1] as string[]).length;
-      if (length + next > width) break;
-      line.push(pending.pop() as string[]);
-      length += next;
+      const next = pending[pending.length - 1] as Chunk;
+      if (length + size(next) > width) break;
+      line.push(text(next));
+      lastBlank = blank(next);
+      length += size(next);
+      pending.pop();
     }
-    if (pending.length > 0 && (pending[pending.length - 1] as string[]).length > width)
-      splitLongWord(pending, line, length, options);
+    if (pending.length > 0 && size(pending[pending.length - 1] as Chunk) > width) {
+      const piece = splitLongWord(pending, line.length === 0, length, options);
+      if (piece !== undefined) {
+        line.push(piece);
+        lastBlank = PY_BLANK.test(piece);
+      }
+    }
     // So is white space that would end one.
-    if (line.length > 0 && isBlank(line[line.length - 1] as string[])) line.pop();
-    if (line.length > 0) lines.push(line.map((chunk) => chunk.join("")).join(""));
+    if (line.length > 0 && lastBlank) line.pop();
+    if (line.length > 0) lines.push(line.join(""));
   }
   return lines;
 }
 
-/** textwrap's `_handle_long_word`: a chunk longer than a whole line is cut to fill the current one. */
-function splitLongWord(pending: string[][], line: string[][], length: number, options: WrapOptions): void {
+/**
+ * textwrap's `_handle_long_word`: a chunk longer than a whole line is cut to fill the current one. Returns the
+ * piece that goes on the line, if any.
+ */
+function splitLongWord(
+  pending: Chunk[],
+  lineEmpty: boolean,
+  length: number,
+  options: WrapOptions,
+): string | undefined {
   const spaceLeft = options.width < 1 ? 1 : options.width - length;
-  const chunk = pending[pending.length - 1] as string[];
+  const chunk = pending[pending.length - 1] as Chunk;
   if (options.breakLongWords) {
     // A width that is not a whole number cannot cut a word (`chunk[:end]` in Python).
     if (!Number.isInteger(spaceLeft))
       throw typeError("slice indices must be integers or None or have an __index__ method");
+    const start = chunk.from;
     let end = spaceLeft;
-    if (options.cutAtHyphens && chunk.length > spaceLeft) {
+    if (options.cutAtHyphens && size(chunk) > spaceLeft) {
       // Cut after the last hyphen that fits, unless only hyphens come before it.
-      const hyphen = chunk.slice(0, end).lastIndexOf("-");
-      if (hyphen > 0 && chunk.slice(0, hyphen).some((c) => c !== "-")) end = hyphen + 1;
+      let hyphen = -1;
+      for (let i = Math.min(end, size(chunk)) - 1; i >= 0; i--) {
+        if (chunk.points[start + i] === "-") {
+          hyphen = i;
+          break;
+        }
+      }
+      let solid = false;
+      for (let i = 0; i < hyphen && !solid; i++) solid = chunk.points[start + i] !== "-";
+      if (hyphen > 0 && solid) end = hyphen + 1;
     }
-    line.push(chunk.slice(0, end));
-    pending[pending.length - 1] = chunk.slice(end);
-  } else if (line.length === 0) {
-    line.push(pending.pop() as string[]);
+    end = Math.min(end, size(chunk));
+    chunk.from += end;
+    return chunk.points.slice(start, start + end).join("");
   }
-}
-
-function isBlank(chunk: readonly string[]): boolean {
-  return PY_BLANK.test(chunk.join(""));
+  if (lineEmpty) {
+    pending.pop();
+    return text(chunk);
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@
 import { checkTree, getItem, isMapping, mappingKeys } from "@merge/core";
 import { dumpYaml, loadYaml, yamlDoubleQuote, yamlEncode, yamlSingleQuote } from "@merge/yaml";
 import { TemplateProblem } from "./errors.js";
-import { DictView, pyBool, pyRepr, pyStr } from "./pyvalues.js";
+import { DictView, PyRange, pyBool, pyRepr, pyStr } from "./pyvalues.js";
 
 /** Salt's YAML loader, into the exact model (`PyDict` mappings, whole floats as `PyFloat`), as templates compute. */
 export function loadSaltYaml(text: string, filename: string): unknown {
@@ -21,8 +21,8 @@ export function saltYamlFilter(value: unknown, flowStyle: unknown): string {
   } catch (e) {
     throw new TemplateProblem(`ValueError: cannot write this value as YAML: ${(e as Error).message}`);
   }
-  const view = findView(value);
-  // PyYAML's SafeDumper has no representer for a dict view (`d.keys()`).
+  const view = findUnrepresentable(value);
+  // PyYAML's SafeDumper has no representer for a dict view (`d.keys()`) or a range.
   if (view !== undefined)
     throw new TemplateProblem(`RepresenterError: ('cannot represent an object', ${pyRepr(view)})`);
   const style =
@@ -30,9 +30,9 @@ export function saltYamlFilter(value: unknown, flowStyle: unknown): string {
   return dumpYaml(value, { preset: "salt", style });
 }
 
-/** The first dict view inside `value` (checked free of cycles), if any. */
-function findView(value: unknown): DictView | undefined {
-  if (value instanceof DictView) return value;
+/** The first dict view or range inside `value` (checked free of cycles), if any. */
+function findUnrepresentable(value: unknown): DictView | PyRange | undefined {
+  if (value instanceof DictView || value instanceof PyRange) return value;
   const items = Array.isArray(value)
     ? value
     : isMapping(value)
@@ -41,7 +41,7 @@ function findView(value: unknown): DictView | undefined {
   if (items === undefined) return undefined;
   for (const item of items) {
     if (typeof item !== "object" || item === null) continue;
-    const found = findView(item);
+    const found = findUnrepresentable(item);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -116,9 +116,39 @@ describe("template budgets", () => {
     expect(failure(() => render("{{ 1.5|round(10**9, 'ceil') }}")).message).toBe(
       "OverflowError: int too large to convert to float",
     );
-    // |wordwrap is not supported (docs/templates.md): a compile error, whatever the width.
-    expect(failure(() => render("{{ 'x'|wordwrap(10**9) }}")).code).toBe("TEMPLATE_SYNTAX");
-    tally("size", 3);
+    // A width past any text is no work: Python's textwrap gives the line back.
+    expect(render("{{ 'x y'|wordwrap(10**9) }}")).toBe("x y");
+    // A long line break between many short lines is charged before it is written a thousand times.
+    const joined = failure(() => render("{{ ('a ' * 1000)|wordwrap(1, wrapstring='x' * 10**6) }}"));
+    expect(joined.code).toBe("TEMPLATE_LIMIT");
+    expect(joined.message).toContain("the filter wordwrap");
+    tally("size", 4);
+  });
+
+  it("wrap and link long text in one pass: a 10^5-character word, 4·10^5 characters of addresses", () => {
+    let slowest = 0;
+    const timed = (src: string, vars: Record<string, unknown>) => {
+      const started = performance.now();
+      const out = render(src, vars);
+      slowest = Math.max(slowest, performance.now() - started);
+      return out;
+    };
+    // Each line of a long word is cut from what is left of it, never from a copy of the rest.
+    const lines = timed("{{ s|wordwrap(7) }}", { s: "x".repeat(100_000) }).split("\n");
+    expect(lines).toHaveLength(Math.ceil(100_000 / 7));
+    expect(lines[0]).toBe("xxxxxxx");
+    expect(lines.at(-1)).toBe("x".repeat(100_000 % 7));
+    const hyphens = timed("{{ s|wordwrap(5) }}", { s: `${"-".repeat(50_000)}ab` }).split("\n");
+    expect(hyphens).toHaveLength(Math.ceil(50_002 / 5));
+    // Runs of closing punctuation are read from the end, and an address with many dots once.
+    const linked = timed("{{ s|urlize }}", {
+      s: `http://a.com${")".repeat(200_000)} www.${"ab.".repeat(60_000)}!`,
+    });
+    expect(linked.startsWith('<a href="http://a.com" rel="noopener">http://a.com</a>)))')).toBe(true);
+    expect(linked.endsWith("ab.!")).toBe(true);
+    expect(timed("{{ s|urlize }}", { s: `${"a@".repeat(100_000)}b` })).toBe(`${"a@".repeat(100_000)}b`);
+    tally("size", 4);
+    figure("jinja: slowest long-text wordwrap/urlize (ms)", Math.round(slowest));
   });
 
   it("let real templates through: a thousand hosts of ten fields, a 10^5-item list, a 1 MB document", () => {
