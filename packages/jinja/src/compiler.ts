@@ -598,6 +598,20 @@ class PyCompiler extends BaseCompiler {
       const id = this.localId(frame, name);
       if (id !== undefined) this._emitLine(`${id} = ${value};`);
       this._emitLine(`runtime.pySetVar(frame, ${str(name)}, ${value});`);
+      // An undefined value keeps the message of what it was read from (`'dict object' has no attribute 'x'`).
+      const source = node.value
+        ? single
+          ? node.value
+          : node.value.pyTuple
+            ? node.value.children[i]
+            : null
+        : null;
+      if (source) {
+        const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
+        this._emitLine(
+          `if (${value} === undefined) runtime.pyUndefinedSet(${STATE}, ${str(name)}, ${from});`,
+        );
+      }
       this._emitLine(`if (frame.topLevel) { context.setVariable(${str(name)}, ${value});`);
       if (name.charAt(0) !== "_") this._emitLine(`context.addExport(${str(name)}, ${value});`);
       this._emitLine("}");
@@ -614,6 +628,9 @@ class PyCompiler extends BaseCompiler {
       });
     } else {
       this._emitLine(`${ids[0]} = ${item}; frame.variables[${str(node.name.value)}] = ${ids[0]};`);
+      this._emitLine(
+        `if (${ids[0]} === undefined) runtime.pyUndefinedBound(${STATE}, ${str(node.name.value)});`,
+      );
     }
   }
 
@@ -730,8 +747,14 @@ class PyCompiler extends BaseCompiler {
         `frame.variables[${str(p.name)}] = (${a}.args[${k}] !== runtime.MISSING ? ${a}.args[${k}] : `,
       );
       if (p.def) this.compile(p.def, compileFrame);
-      else this._emit("undefined");
+      else
+        this._emit(
+          `runtime.pyUndefinedBound(${STATE}, ${str(p.name)}, ${str(`parameter '${p.name}' was not provided`)})`,
+        );
       this._emitLine(");");
+      this._emitLine(
+        `if (frame.variables[${str(p.name)}] === undefined && ${a}.args[${k}] !== runtime.MISSING) runtime.pyUndefinedBound(${STATE}, ${str(p.name)});`,
+      );
     });
     this._emitLine(`frame.variables.varargs = ${a}.varargs; frame.variables.kwargs = ${a}.kwargs;`);
     // Without a call block, a macro that uses `caller` finds it undefined, with Jinja's hint.

@@ -681,6 +681,39 @@ function pyMacro(
   return macro;
 }
 
+/**
+ * `{% set name = source %}` gave `name` an undefined value: in Jinja that value still carries the message of the
+ * lookup that made it (`'dict object' has no attribute 'x'`), or of the undefined name it was read from (`'foo' is
+ * undefined`). The render notes it under `name`; a note for `name` left from an earlier value is overtaken (see
+ * undefinedAt, which takes the latest note).
+ */
+function pyUndefinedSet(
+  state: MissState | undefined,
+  name: string,
+  source: string,
+  sourceIsName: boolean,
+): void {
+  if (state === undefined) return;
+  const misses = state.misses ?? [];
+  for (let i = misses.length - 1; i >= 0; i--) {
+    const miss = misses[i] as LookupMiss;
+    if (miss.desc === source) {
+      noteMiss(state, name, miss.obj, miss.name, miss.message);
+      return;
+    }
+  }
+  noteMiss(state, name, undefined, name, `'${sourceIsName ? source : name}' is undefined`);
+}
+
+/**
+ * A macro parameter or loop variable bound to an undefined value: a note left under its name by another variable of
+ * that name must not speak for it. Jinja's message for a parameter nobody passed is `hint`.
+ */
+function pyUndefinedBound(state: MissState | undefined, name: string, hint?: string): undefined {
+  if (state !== undefined) noteMiss(state, name, undefined, name, hint ?? `'${name}' is undefined`);
+  return undefined;
+}
+
 /** A macro that uses `caller` called without a call block: using `caller` says so, as Jinja does. */
 function pyNoCaller(state: MissState | undefined): void {
   if (state !== undefined) noteMiss(state, "caller", undefined, "caller", "No caller defined");
@@ -821,6 +854,8 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyChecked,
     pyNotExported,
     pyNoCaller,
+    pyUndefinedBound,
+    pyUndefinedSet,
     pyIter,
     pyUnpack,
     pySlice,
