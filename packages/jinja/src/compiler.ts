@@ -49,6 +49,10 @@ function describe(node: NjAny): string {
       return `${describe(node.target)}[${describe(node.val)}]`;
     case "FunCall":
       return `${describe(node.name)}()`;
+    case "Filter":
+      return `${describe(node.args.children[0])}|${node.name.value}`;
+    case "InlineIf":
+      return `${describe(node.body)} if ${describe(node.cond)}`;
     default:
       return "expression";
   }
@@ -70,6 +74,15 @@ const FILTERS_REFUSING_UNDEFINED = new Set([
   "wordwrap",
   "xmlattr",
 ]);
+/** Filters whose undefined result (an item of an empty sequence) carries a hint in Jinja. */
+const EMPTY_HINTS: Readonly<Record<string, string>> = {
+  first: "No first item, sequence was empty.",
+  last: "No last item, sequence was empty.",
+  min: "No aggregated item, sequence was empty.",
+  max: "No aggregated item, sequence was empty.",
+  random: "No random item, sequence was empty.",
+};
+
 /** Tests that fail when a value they compute with is undefined (`Undefined % 2`, `Undefined < 1`). */
 const TESTS_REFUSING_UNDEFINED = new Set([
   "divisibleby",
@@ -89,6 +102,12 @@ const TESTS_REFUSING_UNDEFINED = new Set([
 
 /** Operands an undefined-value message can name (see `operandNames`). */
 const NAMED_OPERANDS = new Set(["Symbol", "PyAttr", "LookupVal", "FunCall"]);
+
+/** An expression whose undefined value always has a note (a hinted filter, an inline `if` without `else`). */
+function hintedUndefined(node: NjAny): boolean {
+  if (node?.typename === "Filter") return EMPTY_HINTS[node.name.value] !== undefined;
+  return node?.typename === "InlineIf" && (node.else_ === null || node.else_ === undefined);
+}
 
 /** Whether a call's arguments hold a `*` or `**` splat. */
 function hasSplat(args: NjAny): boolean {
@@ -233,7 +252,11 @@ class PyCompiler extends BaseCompiler {
     this.compile(node.body, frame);
     this._emit(" : ");
     if (node.else_ !== null && node.else_ !== undefined) this.compile(node.else_, frame);
-    else this._emit("undefined");
+    else {
+      // Jinja's undefined value for a false condition without `else` says so when it is used.
+      const hint = `the inline if-expression on line ${node.lineno + 1} evaluated to false and no else section was defined.`;
+      this._emit(`runtime.pyUndefinedBound(${STATE}, ${str(describe(node))}, ${str(hint)})`);
+    }
     this._emit(")");
   }
 
@@ -281,7 +304,7 @@ class PyCompiler extends BaseCompiler {
       // `(pillar.x) + 1` names `pillar.x`.
       while (node?.typename === "Group" && node.children.length === 1 && !node.pyTuple)
         node = node.children[0];
-      return NAMED_OPERANDS.has(node?.typename) ? describe(node) : null;
+      return NAMED_OPERANDS.has(node?.typename) || hintedUndefined(node) ? describe(node) : null;
     });
     return named.every((name) => name === null) ? undefined : JSON.stringify(named);
   }
@@ -502,6 +525,18 @@ class PyCompiler extends BaseCompiler {
   compileFilter(node: NjAny, frame: NjAny): void {
     const name = node.name.value as string;
     if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
+    const hint = EMPTY_HINTS[name];
+    if (hint !== undefined) {
+      // An item of an empty sequence is undefined, with Jinja's hint when it is used.
+      this._emit("runtime.pyHinted(");
+      this.compileFilterCall(name, node, frame);
+      this._emit(`, ${STATE}, ${str(describe(node))}, ${str(hint)})`);
+      return;
+    }
+    this.compileFilterCall(name, node, frame);
+  }
+
+  private compileFilterCall(name: string, node: NjAny, frame: NjAny): void {
     if (FILTERS_REFUSING_UNDEFINED.has(name)) {
       this.compileChecked(`env.getFilter(${str(name)})`, node.args, frame, 1);
       return;

@@ -714,6 +714,12 @@ function pyUndefinedBound(state: MissState | undefined, name: string, hint?: str
   return undefined;
 }
 
+/** A filter's result: when it is undefined, using it fails with `hint` (`No first item, sequence was empty.`). */
+function pyHinted(value: unknown, state: MissState | undefined, desc: string, hint: string): unknown {
+  if (value === undefined && state !== undefined) noteMiss(state, desc, undefined, desc, hint);
+  return value;
+}
+
 /** A macro that uses `caller` called without a call block: using `caller` says so, as Jinja does. */
 function pyNoCaller(state: MissState | undefined): void {
   if (state !== undefined) noteMiss(state, "caller", undefined, "caller", "No caller defined");
@@ -854,6 +860,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyChecked,
     pyNotExported,
     pyNoCaller,
+    pyHinted,
     pyUndefinedBound,
     pyUndefinedSet,
     pyIter,

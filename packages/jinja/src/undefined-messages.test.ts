@@ -94,6 +94,21 @@ describe("using an undefined value", () => {
     expect(messageOf("{{ pillar.x[pillar.y] }}")).toBe("'dict object' has no attribute 'x'");
   });
 
+  it("gives the hint of an empty sequence's item and of an inline if without else", () => {
+    // Recorded with Jinja 3.1.6.
+    expect(messageOf("{{ ([]|first).x }}")).toBe("No first item, sequence was empty.");
+    expect(messageOf("{{ ([]|last) + 1 }}")).toBe("No last item, sequence was empty.");
+    expect(messageOf("{{ -([]|max) }}")).toBe("No aggregated item, sequence was empty.");
+    expect(messageOf("{{ ([]|min)|int }}")).toBe("No aggregated item, sequence was empty.");
+    expect(messageOf("{% set v = [] | random %}{{ v.x }}")).toBe("No random item, sequence was empty.");
+    expect(messageOf("{{ 1 + (1 if 0) }}")).toBe(
+      "the inline if-expression on line 1 evaluated to false and no else section was defined.",
+    );
+    expect(messageOf("\n{% set v = 1 if 0 %}{{ v.y }}")).toBe(
+      "the inline if-expression on line 2 evaluated to false and no else section was defined.",
+    );
+  });
+
   it("keeps the message of an undefined value set to a variable, and never lends it to another binding", () => {
     // Recorded with Jinja 3.1.6: its Undefined travels with the value.
     expect(messageOf("{% set m = pillar.x %}{{ m.y }}")).toBe("'dict object' has no attribute 'x'");
