@@ -625,6 +625,13 @@ class PyCompiler extends BaseCompiler {
         if (target.typename === "PyAttr") this._emit(str(String(target.val.value)));
         else this.compile(target.val, frame);
         this._emitLine(`, ${value});`);
+        const source = node.value && single ? node.value : null;
+        if (source) {
+          const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
+          this._emitLine(
+            `if (${value} === undefined) runtime.pyUndefinedSet(${STATE}, ${str(describe(target))}, ${from});`,
+          );
+        }
         return;
       }
       if (!(target instanceof njNodes.Symbol))
@@ -660,6 +667,7 @@ class PyCompiler extends BaseCompiler {
       this._emitLine(`var ${u} = runtime.pyUnpack(${item}, ${names.length});`);
       names.forEach((n, i) => {
         this._emitLine(`${ids[i]} = ${u}[${i}]; frame.variables[${str(n.value)}] = ${ids[i]};`);
+        this._emitLine(`if (${ids[i]} === undefined) runtime.pyUndefinedBound(${STATE}, ${str(n.value)});`);
       });
     } else {
       this._emitLine(`${ids[0]} = ${item}; frame.variables[${str(node.name.value)}] = ${ids[0]};`);
@@ -871,7 +879,12 @@ class PyCompiler extends BaseCompiler {
     const inner = frame.push(true);
     this._emitLine("frame = frame.push(true);");
     (node.targets as NjAny[]).forEach((t, i) => {
-      this._emitLine(`frame.variables[${str(String(t.value))}] = ${values[i]};`);
+      const name = str(String(t.value));
+      this._emitLine(`frame.variables[${name}] = ${values[i]};`);
+      // As `set` does: an undefined value keeps the message of what it was read from.
+      const source = node.values[i];
+      const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
+      this._emitLine(`if (${values[i]} === undefined) runtime.pyUndefinedSet(${STATE}, ${name}, ${from});`);
     });
     this._withScopedSyntax(() => this.compile(node.body, inner));
     this._emitLine("frame = frame.pop();");

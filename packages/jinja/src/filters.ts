@@ -655,8 +655,11 @@ export function jinjaFilters(): Record<string, Filter> {
     },
     count: (v) => length(v),
     default: (v, ...args) => {
-      const [def = "", boolean = false] = bindArgs(args, ["default_value", "boolean"], "default");
-      if (v === undefined || (pyBool(boolean) && !pyBool(v))) return def;
+      const [def, boolean = false] = bindArgs(args, ["default_value", "boolean"], "default");
+      // A default given as an undefined value is that value (`x|default(y)` with `y` undefined), not `''`.
+      const { pos, kw } = splitArgs(args);
+      const given = pos.length > 0 || (kw !== undefined && hasOwn(kw, "default_value"));
+      if (v === undefined || (pyBool(boolean) && !pyBool(v))) return given || def !== undefined ? def : "";
       return v;
     },
     dictsort,

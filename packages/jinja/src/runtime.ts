@@ -257,6 +257,7 @@ function pyNotExported(state: MissState | undefined, alias: string, hint: string
 function objectTypeRepr(value: unknown): string {
   if (value === null) return "None";
   if (value instanceof PyLoop) return "jinja2.runtime.LoopContext object";
+  if (value instanceof Namespace) return "jinja2.utils.Namespace object";
   const name = pyTypeName(value);
   if (name === "Markup") return "markupsafe.Markup object";
   // Opaque host values (opaque.ts) are strings to the template.
@@ -332,7 +333,9 @@ function itemOf(obj: unknown, key: unknown): unknown {
 function pyGetattr(obj: unknown, name: string, desc: string, state?: MissState): unknown {
   if (obj === undefined) throw undefinedAt(desc, state);
   const found = attrOf(obj, name);
-  if (found === undefined && state !== undefined) noteMiss(state, `${desc}.${name}`, obj, name);
+  // A namespace attribute set to an undefined value is there: its own note (pyUndefinedSet) speaks for it.
+  if (found === undefined && state !== undefined && !(obj instanceof Namespace && hasOwn(obj, name)))
+    noteMiss(state, `${desc}.${name}`, obj, name);
   return found;
 }
 

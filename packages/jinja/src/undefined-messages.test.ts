@@ -119,6 +119,17 @@ describe("using an undefined value", () => {
       "'dict object' has no attribute 'y'",
     );
     expect(messageOf("{% set m = foo %}{{ m.y }}")).toBe("'foo' is undefined");
+    expect(messageOf("{% with m = pillar.x %}{{ m.y }}{% endwith %}")).toBe(
+      "'dict object' has no attribute 'x'",
+    );
+    expect(messageOf("{% set ns = namespace(a=1) %}{% set ns.a = pillar.x %}{{ ns.a.y }}")).toBe(
+      "'dict object' has no attribute 'x'",
+    );
+    expect(messageOf("{% set ns = namespace() %}{{ ns.q.y }}")).toBe(
+      "'jinja2.utils.Namespace object' has no attribute 'q'",
+    );
+    // `default` given an undefined value gives it back (Jinja: 'y' is undefined; the operator is named here).
+    expect(messageOf("{{ (x|default(y)) + 1 }}")).toBe("an undefined value was used with '+'");
     expect(messageOf("{% set m = pillar.x %}{% set m = foo %}{{ m|int }}")).toBe("'foo' is undefined");
     expect(messageOf("{% set m = pillar.x %}{% for m in [1] %}{% endfor %}{{ m() }}")).toBe(
       "'dict object' has no attribute 'x'",
@@ -132,6 +143,9 @@ describe("using an undefined value", () => {
     );
     expect(messageOf("{% set m = pillar.x %}{% for m in [pillar.q] %}{{ m.y }}{% endfor %}")).toBe(
       "'m' is undefined",
+    );
+    expect(messageOf("{% set b = pillar.x %}{% for a, b in [(1, pillar.q)] %}{{ b.y }}{% endfor %}")).toBe(
+      "'b' is undefined",
     );
   });
 });
