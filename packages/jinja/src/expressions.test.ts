@@ -111,6 +111,9 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
     "{{ range(3)|map('string')|join }}|{{ range(6)|batch(4)|list }}|{{ range(4)|select('odd')|list }}|{{ range(3)|sort(reverse=true) }}|{{ dict.fromkeys(range(2)) }}",
     "012|[[0, 1, 2, 3], [4, 5]]|[1, 3]|[2, 1, 0]|{0: None, 1: None}",
   ],
+  // random.choice indexes a dict by an int below its size.
+  ["{{ {'a': 1}|random }}", { error: "KeyError: 0" }],
+  ["{{ {0: 'z'}|random }}", "z"],
 ];
 
 describe("Jinja's expressions", () => {

@@ -795,6 +795,15 @@ export function jinjaFilters(): Record<string, Filter> {
     random: (v) => {
       // Python's random.choice indexes its argument.
       if (v instanceof DictView) throw typeError(`'${v.kind}' object is not subscriptable`);
+      if (isMapping(v)) {
+        // A dict is indexed by a random int below its size: the value of that int key, or Python's KeyError.
+        const size = mappingKeys(v).length;
+        if (size === 0) return undefined;
+        const i = Math.floor(Math.random() * size);
+        const found = findItem(v, i);
+        if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: ${i}`);
+        return found;
+      }
       const items = list(v);
       return items[Math.floor(Math.random() * items.length)];
     },
