@@ -1,7 +1,7 @@
 // Builds test/fixtures/jinja-oracle.json: generated template cases rendered by the real Jinja2 (oracle.py), for
 // the features of issue 11 and 17 (dunder methods, call splats, recursive loops, Salt's |xml, Python's json reader,
 // stray `#}`, mappings built from data, Python results where budgets must not get in the way), undefined values,
-// filter arity, the `wordwrap` and `urlize` filters, and operator precedence.
+// filter arity, the `wordwrap` and `urlize` filters, operator precedence, and random expressions.
 // Needs Debian's Python 3 with python3-jinja2 and python3-yaml:
 //   apt-get install -y python3-jinja2 python3-yaml && node test/oracle/generate.mjs
 // The tests only read the fixture file; they never need Python.
@@ -1097,6 +1097,116 @@ function operand(depth) {
 }
 // `not` only where Jinja reads it as the operator (elsewhere it is a variable's name).
 for (let i = 0; i < 400; i++) add("precedence", `{{ ${chance(0.2) ? "not " : ""}${operand(0)} }}`);
+
+// ---- Random expressions: literals of every kind through operators, filters and conditionals ----
+const RANDOM_LITERALS = [
+  "0",
+  "1",
+  "-1",
+  "7",
+  "2.5",
+  "-0.0",
+  "1e16",
+  "1e-7",
+  "3.0",
+  "True",
+  "False",
+  "None",
+  "''",
+  "'a'",
+  "'Ab c'",
+  "'10'",
+  "'x%sy'",
+  "'\u00e9'",
+  "0.1",
+  "1/3",
+  "2**0.5",
+  "-7",
+  "123456789012",
+];
+const RANDOM_OPERATORS = [
+  "+",
+  "-",
+  "*",
+  "/",
+  "//",
+  "%",
+  "~",
+  "==",
+  "!=",
+  "<",
+  ">",
+  "<=",
+  "in",
+  "not in",
+  "and",
+  "or",
+];
+const RANDOM_FILTERS = [
+  "abs",
+  "round",
+  "round(1)",
+  "int",
+  "float",
+  "string",
+  "length",
+  "first",
+  "last",
+  "join",
+  "join(',')",
+  "sort",
+  "unique|list",
+  "sum",
+  "min",
+  "max",
+  "list",
+  "reverse|list",
+  "lower",
+  "upper",
+  "title",
+  "capitalize",
+  "trim",
+  "default('d')",
+  "tojson",
+  "pprint",
+  "dictsort",
+  "items|list",
+  "batch(2)|list",
+  "slice(2)|list",
+  "count",
+  "center(9)",
+  "indent(2)",
+  "truncate(9)",
+  "wordcount",
+  "e",
+  "striptags",
+  "float|round(2)",
+  "int(5)",
+  "select|list",
+  "reject|list",
+  "map('string')|list",
+  "sort(reverse=true)",
+  "selectattr('real')|list",
+];
+function randomLiteral(depth) {
+  const r = rnd();
+  if (depth > 2 || r < 0.55) return pick(RANDOM_LITERALS);
+  const items = (n) => Array.from({ length: n }, () => randomLiteral(depth + 1));
+  if (r < 0.75) return `[${items(int(4)).join(", ")}]`;
+  if (r < 0.85) return `(${items(1 + int(3)).join(", ")},)`;
+  const keys = ["1", "'a'", "'b'", "'c'", "True", "2.0", "None"];
+  return `{${Array.from({ length: int(4) }, () => `${pick(keys)}: ${randomLiteral(depth + 1)}`).join(", ")}}`;
+}
+function randomExpression(depth) {
+  const r = rnd();
+  if (depth > 2 || r < 0.3) return randomLiteral(0);
+  if (r < 0.6)
+    return `(${randomExpression(depth + 1)} ${pick(RANDOM_OPERATORS)} ${randomExpression(depth + 1)})`;
+  if (r < 0.85) return `(${randomExpression(depth + 1)}|${pick(RANDOM_FILTERS)})`;
+  if (r < 0.9) return `(not ${randomExpression(depth + 1)})`;
+  return `(${randomExpression(depth + 1)} if ${randomExpression(depth + 1)} else ${randomExpression(depth + 1)})`;
+}
+for (let i = 0; i < 600; i++) add("expressions", `{{ ${randomExpression(0)} }}`);
 
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),
