@@ -719,6 +719,10 @@ class PyCompiler extends BaseCompiler {
     this._emitLine(`, ${str(describe(node.arr))});`);
     const outer = frame;
     frame = frame.push(true);
+    // Each iteration gets a scope of its own, as in Jinja: what the body sets does not outlive the iteration
+    // (`{% set x = x + i %}` starts from the outer `x` every time).
+    const outerFrame = this._tmpid();
+    this._emitLine(`var ${outerFrame} = frame;`);
     this._emitLine("frame = frame.push(true);");
     const names: NjAny[] = node.name instanceof njNodes.Array ? node.name.children : [node.name];
     const ids = names.map(() => this._tmpid());
@@ -741,17 +745,35 @@ class PyCompiler extends BaseCompiler {
     this._emitLine(`var ${len} = ${arr}.length;`);
     this._emitLine(`${ACCOUNT}.step(${len});`);
     this._emitLine(`var ${loop} = new runtime.PyLoop(${arr}, ${depth}, ${recurse});`);
-    this._emitLine(`frame.variables.loop = ${loop};`);
     this._emitLine(`for (var ${i} = 0; ${i} < ${len}; ${i}++) {`);
+    this._emitLine(`frame = ${outerFrame}.push(true);`);
+    this._emitLine(`frame.variables.loop = ${loop};`);
     this._emitLine(`${loop}.index0 = ${i};`);
     this.bindLoopNames(node, `${arr}[${i}]`, ids);
     this._withScopedSyntax(() => this.compile(node.body, frame));
     this._emitLine("}");
-    this._emitLine("frame = frame.pop();");
+    this._emitLine(`frame = ${outerFrame};`);
     if (node.else_) {
       this._emitLine(`if (${len} === 0) {`);
       this._withScopedSyntax(() => this.compile(node.else_, outer));
       this._emitLine("}");
+    }
+  }
+
+  /**
+   * `{% macro %}`: as nunjucks compiles it, except that a macro defined inside a loop, a macro or a block sees the
+   * variables around it (a Jinja macro is a closure: `{% for x in xs %}{% macro m() %}{{ x }}{% endmacro %}`).
+   */
+  compileMacro(node: NjAny, frame: NjAny): void {
+    const nested = frame.parent !== undefined || frame.pyMacroBody === true;
+    const funcId = this._compileMacro(node, nested ? frame : undefined);
+    const name = node.name.value;
+    frame.set(name, funcId);
+    if (frame.parent) {
+      this._emitLine(`frame.set(${str(name)}, ${funcId});`);
+    } else {
+      if (name.charAt(0) !== "_") this._emitLine(`context.addExport(${str(name)});`);
+      this._emitLine(`context.setVariable(${str(name)}, ${funcId});`);
     }
   }
 
@@ -785,6 +807,7 @@ class PyCompiler extends BaseCompiler {
     this._emitLine(`frame = ${keepFrame ? "frame.push(true)" : "new runtime.Frame(undefined, true)"};`);
     this._emitLine("try {");
     const compileFrame = keepFrame ? frame.push(true) : new njRuntime.Frame(undefined, true);
+    compileFrame.pyMacroBody = true;
     params.forEach((p, k) => {
       this._emit(
         `frame.variables[${str(p.name)}] = (${a}.args[${k}] !== runtime.MISSING ? ${a}.args[${k}] : `,

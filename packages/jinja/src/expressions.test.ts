@@ -5,7 +5,8 @@ import { outcome } from "./test-vars.js";
 // level, then `~`, then `* / // %` one level, all left to right; `in` and `not in` chained with the comparisons;
 // tests read with their operand, as filters are; a tuple subscript `d[1, 2]`), `%` with a list (Python takes it for one mapping-like argument),
 // the TypeErrors of `+` and `*` between sequences and other values, and the attributes and methods of numbers.
-// `range()` is a range, not a list. Macros show Jinja's Macro attributes and repr, and `caller()` without a call block says so. Jinja's own exceptions
+// `range()` is a range, not a list. What a loop body sets lasts one iteration; a macro sees the variables around
+// its definition. Macros show Jinja's Macro attributes and repr, and `caller()` without a call block says so. Jinja's own exceptions
 // are written without their class name.
 const JINJA: readonly [template: string, output: string | { error: string }][] = [
   [
@@ -114,6 +115,23 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   // random.choice indexes a dict by an int below its size.
   ["{{ {'a': 1}|random }}", { error: "KeyError: 0" }],
   ["{{ {0: 'z'}|random }}", "z"],
+  // Scopes: a loop iteration's own, macros as closures.
+  ["{% set x = 1 %}{% for i in [1, 2] %}{% set x = x + i %}{{ x }}{% endfor %}|{{ x }}", "23|1"],
+  ["{% for i in [1, 2] %}{% set y = (y|default(0)) + i %}{{ y }}{% endfor %}", "12"],
+  ["{% for i in [1, 2] %}{% if i == 1 %}{% set y = 5 %}{% endif %}{{ y }}|{% endfor %}", "5||"],
+  [
+    "{% set ns = namespace(c=0) %}{% for i in range(3) %}{% set ns.c = ns.c + i %}{% endfor %}{{ ns.c }}",
+    "3",
+  ],
+  [
+    "{% for x in [1, 2] %}{% set y = x * 10 %}{% macro m(a) %}{{ a }}{{ x }}{{ y }}{% endmacro %}{{ m(0) }}{% endfor %}",
+    "01100220",
+  ],
+  [
+    "{% macro outer(v) %}{% macro inner() %}{{ v }}{% endmacro %}{{ inner() }}{% endmacro %}{{ outer(3) }}",
+    "3",
+  ],
+  ["{% macro m() %}{{ y }}{% endmacro %}{% set y = 5 %}{{ m() }}", "5"],
 ];
 
 describe("Jinja's expressions", () => {

@@ -62,7 +62,11 @@ const ATTACKS: [string, string][] = [
   ["{% set f = dict.fromkeys %}{{ f(range(10**6))|length }}", "valueSize"],
   ["{% for i in range(100) %}{% set d = dict.fromkeys(range(10**5)) %}{% endfor %}", "built"],
   // values that double
-  ["{% set s = 'x' %}{% for i in range(64) %}{% set s = s ~ s %}{% endfor %}", "valueSize"],
+  // (a `set` inside a loop lasts one iteration, as in Jinja: values that double live in a dict or a list)
+  [
+    "{% set d = {'s': 'x'} %}{% for i in range(64) %}{% do d.update({'s': d.s ~ d.s}) %}{% endfor %}",
+    "valueSize",
+  ],
   [
     "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
     "valueSize",
@@ -72,7 +76,10 @@ const ATTACKS: [string, string][] = [
     "valueSize",
   ],
   ["{% set l = [1] %}{% for i in range(64) %}{% do l.extend(l) %}{% endfor %}", "valueSize"],
-  ["{% set l = ['x'] %}{% for i in range(64) %}{% set l = l * 2 %}{% endfor %}", "valueSize"],
+  [
+    "{% set d = {'l': ['x']} %}{% for i in range(64) %}{% do d.update({'l': d.l * 2}) %}{% endfor %}",
+    "valueSize",
+  ],
   // work that adds up
   ["{{ ([[0] * 10**5] * 10**4)|sum(start=[])|length }}", "built"],
   ["{% for i in range(10**4) %}{% set x = [0] * 10**6 %}{% endfor %}", "built"],
