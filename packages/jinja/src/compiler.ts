@@ -353,11 +353,7 @@ class PyCompiler extends BaseCompiler {
   compilePow(node: NjAny, frame: NjAny): void {
     this.binCall("pyPow", node, frame, true);
   }
-  // `in` and `~` take an undefined value (as nothing), so they need no check.
-  compileIn(node: NjAny, frame: NjAny): void {
-    this.binCall("pyIn", node, frame, true, false);
-  }
-
+  // `~` takes an undefined value (as nothing), so it needs no check; so does `in` (see compileCompare).
   compileConcat(node: NjAny, frame: NjAny): void {
     this.binCall("pyConcat", node, frame, true, false);
   }
