@@ -1,7 +1,7 @@
 // Builds test/fixtures/jinja-oracle.json: generated template cases rendered by the real Jinja2 (oracle.py), for
 // the features of issue 11 and 17 (dunder methods, call splats, recursive loops, Salt's |xml, Python's json reader,
 // stray `#}`, mappings built from data, Python results where budgets must not get in the way), undefined values,
-// filter arity, the `wordwrap` and `urlize` filters, operator precedence, and random expressions.
+// filter arity, the `wordwrap` and `urlize` filters, operator precedence, random expressions and random scopes.
 // Needs Debian's Python 3 with python3-jinja2 and python3-yaml:
 //   apt-get install -y python3-jinja2 python3-yaml && node test/oracle/generate.mjs
 // The tests only read the fixture file; they never need Python.
@@ -1207,6 +1207,38 @@ function randomExpression(depth) {
   return `(${randomExpression(depth + 1)} if ${randomExpression(depth + 1)} else ${randomExpression(depth + 1)})`;
 }
 for (let i = 0; i < 600; i++) add("expressions", `{{ ${randomExpression(0)} }}`);
+
+// ---- Scopes: random programs of set, for, if, macro, with and namespace assignments ----
+const SCOPE_VARS = ["a", "b", "c"];
+function scopeValue() {
+  const r = rnd();
+  if (r < 0.3) return String(int(4));
+  if (r < 0.6) return `${pick(SCOPE_VARS)}|default(0)`;
+  if (r < 0.8) return `${pick(SCOPE_VARS)}|default(0) + ${1 + int(3)}`;
+  return "ns.v + 1";
+}
+const SHOW_ALL = "[{{ a|default('-') }}{{ b|default('-') }}{{ c|default('-') }}{{ ns.v }}]";
+function scopeStatements(depth) {
+  let out = "";
+  for (let n = 1 + int(3); n > 0; n--) {
+    const r = rnd();
+    if (r < 0.3) out += `{% set ${pick(SCOPE_VARS)} = ${scopeValue()} %}`;
+    else if (r < 0.4) out += `{% set ns.v = ${scopeValue()} %}`;
+    else if (r < 0.55) out += `{{ ${pick(SCOPE_VARS)}|default('u') }}`;
+    else if (r < 0.7 && depth < 3)
+      out += `{% for i in range(${int(4)}) %}${scopeStatements(depth + 1)}{{ i }}{% endfor %}`;
+    else if (r < 0.8 && depth < 3)
+      out += `{% if ${scopeValue()} %}${scopeStatements(depth + 1)}{% else %}${scopeStatements(depth + 1)}{% endif %}`;
+    else if (r < 0.88 && depth < 2) {
+      const name = pick(["m", "n"]);
+      out += `{% macro ${name}(p) %}${scopeStatements(depth + 1)}{{ p }}{% endmacro %}{{ ${name}(${scopeValue()}) }}`;
+    } else if (r < 0.94 && depth < 3)
+      out += `{% with ${pick(SCOPE_VARS)} = ${scopeValue()} %}${scopeStatements(depth + 1)}{% endwith %}`;
+    else out += SHOW_ALL;
+  }
+  return out;
+}
+for (let i = 0; i < 500; i++) add("scopes", `{% set ns = namespace(v=0) %}${scopeStatements(0)}|${SHOW_ALL}`);
 
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),
