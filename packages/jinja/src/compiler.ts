@@ -621,13 +621,7 @@ class PyCompiler extends BaseCompiler {
         if (target.typename === "PyAttr") this._emit(str(String(target.val.value)));
         else this.compile(target.val, frame);
         this._emitLine(`, ${value});`);
-        const source = node.value && single ? node.value : null;
-        if (source) {
-          const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
-          this._emitLine(
-            `if (${value} === undefined) runtime.pyUndefinedSet(${STATE}, ${str(describe(target))}, ${from});`,
-          );
-        }
+        if (node.value && single) this.noteUndefinedSet(value, describe(target), node.value);
         return;
       }
       if (!(target instanceof njNodes.Symbol))
@@ -636,7 +630,6 @@ class PyCompiler extends BaseCompiler {
       const id = this.localId(frame, name);
       if (id !== undefined) this._emitLine(`${id} = ${value};`);
       this._emitLine(`runtime.pySetVar(frame, ${str(name)}, ${value});`);
-      // An undefined value keeps the message of what it was read from (`'dict object' has no attribute 'x'`).
       const source = node.value
         ? single
           ? node.value
@@ -644,16 +637,26 @@ class PyCompiler extends BaseCompiler {
             ? node.value.children[i]
             : null
         : null;
-      if (source) {
-        const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
-        this._emitLine(
-          `if (${value} === undefined) runtime.pyUndefinedSet(${STATE}, ${str(name)}, ${from});`,
-        );
-      }
+      if (source) this.noteUndefinedSet(value, name, source);
       this._emitLine(`if (frame.topLevel) { context.setVariable(${str(name)}, ${value});`);
       if (name.charAt(0) !== "_") this._emitLine(`context.addExport(${str(name)}, ${value});`);
       this._emitLine("}");
     });
+  }
+
+  /**
+   * After `set`, `with` or `set ns.attr` stored `value` (a JavaScript expression) under `name`: when it is undefined,
+   * it keeps the message of the expression it was read from (`'dict object' has no attribute 'x'`), as in Jinja.
+   */
+  private noteUndefinedSet(value: string, name: string, source: NjAny): void {
+    const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
+    this._emitLine(`if (${value} === undefined) runtime.pyUndefinedSet(${STATE}, ${str(name)}, ${from});`);
+  }
+
+  /** A loop variable bound to `item`; one bound to an undefined value never borrows another binding's message. */
+  private bindLoopName(name: string, id: string, item: string): void {
+    this._emitLine(`${id} = ${item}; frame.variables[${str(name)}] = ${id};`);
+    this._emitLine(`if (${id} === undefined) runtime.pyUndefinedBound(${STATE}, ${str(name)});`);
   }
 
   private bindLoopNames(node: NjAny, item: string, ids: string[]): void {
@@ -662,14 +665,10 @@ class PyCompiler extends BaseCompiler {
       const u = this._tmpid();
       this._emitLine(`var ${u} = runtime.pyUnpack(${item}, ${names.length});`);
       names.forEach((n, i) => {
-        this._emitLine(`${ids[i]} = ${u}[${i}]; frame.variables[${str(n.value)}] = ${ids[i]};`);
-        this._emitLine(`if (${ids[i]} === undefined) runtime.pyUndefinedBound(${STATE}, ${str(n.value)});`);
+        this.bindLoopName(String(n.value), ids[i] as string, `${u}[${i}]`);
       });
     } else {
-      this._emitLine(`${ids[0]} = ${item}; frame.variables[${str(node.name.value)}] = ${ids[0]};`);
-      this._emitLine(
-        `if (${ids[0]} === undefined) runtime.pyUndefinedBound(${STATE}, ${str(node.name.value)});`,
-      );
+      this.bindLoopName(String(node.name.value), ids[0] as string, item);
     }
   }
 
@@ -820,7 +819,9 @@ class PyCompiler extends BaseCompiler {
     });
     this._emitLine(`frame.variables.varargs = ${a}.varargs; frame.variables.kwargs = ${a}.kwargs;`);
     // Without a call block, a macro that uses `caller` finds it undefined, with Jinja's hint.
-    const noCaller = used.has("caller") ? ` else runtime.pyNoCaller(${STATE});` : "";
+    const noCaller = used.has("caller")
+      ? ` else runtime.pyUndefinedBound(${STATE}, "caller", "No caller defined");`
+      : "";
     this._emitLine(`if (${a}.caller !== undefined) frame.variables.caller = ${a}.caller;${noCaller}`);
     const buf = this._pushBuffer();
     this._withScopedSyntax(() => this.compile(node.body, compileFrame));
@@ -862,7 +863,7 @@ class PyCompiler extends BaseCompiler {
       // The `var` of the previous line names the value nunjucks sets next.
       const id = /^var (\w+) = /.exec(this.codebuf[i - 2] as string)?.[1];
       this.codebuf[i] =
-        `var ${id} = runtime.pyNotExported(${STATE}, ${str(alias)}, ${str(hint)});${missing[2]}`;
+        `var ${id} = runtime.pyUndefinedBound(${STATE}, ${str(alias)}, ${str(hint)});${missing[2]}`;
     }
   }
 
@@ -898,12 +899,8 @@ class PyCompiler extends BaseCompiler {
     const inner = frame.push(true);
     this._emitLine("frame = frame.push(true);");
     (node.targets as NjAny[]).forEach((t, i) => {
-      const name = str(String(t.value));
-      this._emitLine(`frame.variables[${name}] = ${values[i]};`);
-      // As `set` does: an undefined value keeps the message of what it was read from.
-      const source = node.values[i];
-      const from = `${str(describe(source))}, ${source instanceof njNodes.Symbol}`;
-      this._emitLine(`if (${values[i]} === undefined) runtime.pyUndefinedSet(${STATE}, ${name}, ${from});`);
+      this._emitLine(`frame.variables[${str(String(t.value))}] = ${values[i]};`);
+      this.noteUndefinedSet(values[i] as string, String(t.value), node.values[i]);
     });
     this._withScopedSyntax(() => this.compile(node.body, inner));
     this._emitLine("frame = frame.pop();");

@@ -327,7 +327,6 @@ function parseFloatText(s: string): number | undefined {
   return s.startsWith("-") ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
 }
 
-/** Python's `float(value)` of a value that is not text: undefined for a TypeError. */
 /** Python's `float(value)`: `floatOf` with the errors for what it cannot read. */
 function pythonFloat(value: unknown): number {
   const x = floatOf(value);
@@ -659,7 +658,7 @@ export function jinjaFilters(): Record<string, Filter> {
       // A default given as an undefined value is that value (`x|default(y)` with `y` undefined), not `''`.
       const { pos, kw } = splitArgs(args);
       const given = pos.length > 0 || (kw !== undefined && hasOwn(kw, "default_value"));
-      if (v === undefined || (pyBool(boolean) && !pyBool(v))) return given || def !== undefined ? def : "";
+      if (v === undefined || (pyBool(boolean) && !pyBool(v))) return given ? def : "";
       return v;
     },
     dictsort,

@@ -368,8 +368,8 @@ function seqSlot(length: number, index: unknown, self: unknown, problem: string)
   return i;
 }
 
-/** Python's whitespace for str.split()/strip() without arguments. */
-const PY_SPACE =
+/** Python's whitespace for str.split()/strip() without arguments (`str.isspace()`, and `\s` on text). */
+export const PY_SPACE =
   " \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
 
 function stripChars(s: string, chars: unknown, left: boolean, right: boolean): string {
@@ -689,7 +689,6 @@ function padWidth(s: string, width: unknown, account: RenderAccount | undefined,
   return w;
 }
 
-/** Whether the method `name` of `table` returns a value it built (charged by its size), not one it holds. */
 /** A range's methods: Python's `index` and `count` (it cannot be changed). */
 const RANGE_METHODS: Record<string, Method> = Object.assign(Object.create(null), {
   index: (self: PyRange, args: readonly unknown[], account?: RenderAccount) => {
@@ -702,6 +701,7 @@ const RANGE_METHODS: Record<string, Method> = Object.assign(Object.create(null),
   count: LIST_METHODS.count,
 });
 
+/** Whether the method `name` of `table` returns a value it built (charged by its size), not one it holds. */
 export function methodBuilds(table: Record<string, Method>, name: string): boolean {
   if (table === STR_METHODS) return true;
   return name === "copy" || name === "keys" || name === "values" || name === "items" || name === "fromkeys";

@@ -18,7 +18,7 @@ function asFloat(x: number): number | PyFloat {
   return Number.isInteger(x) ? new PyFloat(x) : x;
 }
 
-/** The methods of ints (bools included) and floats; which apply is checked by `numberMethod`. */
+/** The methods of ints (bools included) and floats; `numberMethods` picks the table for a value. */
 const INT_METHODS: Record<string, NumberMethod> = Object.assign(Object.create(null), {
   conjugate: (self: unknown, args: readonly unknown[]) => {
     noArguments("int.conjugate", args);

@@ -247,12 +247,6 @@ function noteMiss(state: MissState, desc: string, obj: unknown, name: unknown, m
   misses.push(message === undefined ? { desc, obj, name } : { desc, obj, name, message });
 }
 
-/** `{% from t import x %}` when `t` has no `x`: an undefined value whose use fails with Jinja's `hint`. */
-function pyNotExported(state: MissState | undefined, alias: string, hint: string): undefined {
-  if (state !== undefined) noteMiss(state, alias, undefined, alias, hint);
-  return undefined;
-}
-
 /** Jinja's `object_type_repr`: how its messages name a value's type (`dict object`, `None`). */
 function objectTypeRepr(value: unknown): string {
   if (value === null) return "None";
@@ -709,8 +703,10 @@ function pyUndefinedSet(
 }
 
 /**
- * A macro parameter or loop variable bound to an undefined value: a note left under its name by another variable of
- * that name must not speak for it. Jinja's message for a parameter nobody passed is `hint`.
+ * `name` holds an undefined value whose use fails with `hint` (Jinja's message for it): a macro parameter nobody
+ * passed, `caller` without a call block, a name `{% from %}` did not find, a false inline `if` without `else`. Without
+ * a hint (a parameter or loop variable bound to an undefined value) the note only keeps another variable's note of
+ * that name from speaking for it.
  */
 function pyUndefinedBound(state: MissState | undefined, name: string, hint?: string): undefined {
   if (state !== undefined) noteMiss(state, name, undefined, name, hint ?? `'${name}' is undefined`);
@@ -721,11 +717,6 @@ function pyUndefinedBound(state: MissState | undefined, name: string, hint?: str
 function pyHinted(value: unknown, state: MissState | undefined, desc: string, hint: string): unknown {
   if (value === undefined && state !== undefined) noteMiss(state, desc, undefined, desc, hint);
   return value;
-}
-
-/** A macro that uses `caller` called without a call block: using `caller` says so, as Jinja does. */
-function pyNoCaller(state: MissState | undefined): void {
-  if (state !== undefined) noteMiss(state, "caller", undefined, "caller", "No caller defined");
 }
 
 /** `super()` inside a block: renders the parent template's block (synchronously, as all our rendering is). */
@@ -861,8 +852,6 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyCall,
     pyCallArgs,
     pyChecked,
-    pyNotExported,
-    pyNoCaller,
     pyHinted,
     pyUndefinedBound,
     pyUndefinedSet,

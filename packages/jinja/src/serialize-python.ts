@@ -169,7 +169,7 @@ function recursion(v: unknown): string {
 }
 
 function safeRepr(v: unknown, chain: Set<unknown> = new Set()): string {
-  // A dict view is no list to pprint: its own repr, in the dict's order.
+  // A dict view or a range is no list to pprint: its own repr (a view's items in the dict's order).
   if (v instanceof DictView || v instanceof PyRange) return pyRepr(v);
   if (Array.isArray(v) || isMapping(v)) {
     if (chain.has(v)) return recursion(v);

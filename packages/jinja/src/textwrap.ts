@@ -3,6 +3,7 @@
 // hyphenated parts, em-dashes, runs of white space) and on how it splits a word longer than the line, so both are
 // reproduced here rule for rule; lengths count code points, as Python's `len` does.
 import { typeError } from "./errors.js";
+import { PY_SPACE } from "./methods.js";
 
 /** textwrap's white space: the six ASCII characters, not Python's wider `str.isspace()`. */
 const WS = "[\\t\\n\\x0b\\x0c\\r ]";
@@ -32,10 +33,8 @@ const CHUNK_WITH_HYPHENS = new RegExp(
 const CHUNK_PLAIN = new RegExp(`(${WS}+)`, "u");
 
 /** Python's `str.strip() == ''`: the text is white space to Python (a wider set than textwrap's). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: Python's str.strip() removes these.
-const PY_BLANK = /^[ \t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the same characters, one at a time.
-const PY_SPACE_CHAR = /^[ \t\n\r\x0b\x0c\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+const PY_BLANK = new RegExp(`^[${PY_SPACE}]*$`);
+const PY_SPACE_CHAR = new RegExp(`^[${PY_SPACE}]$`);
 
 export interface WrapOptions {
   /** Above zero (textwrap refuses others; the caller says so in its own words). */

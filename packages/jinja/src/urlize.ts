@@ -2,11 +2,11 @@
 // a web address or an email address becomes a link. What counts as one, and which punctuation around it stays
 // outside the link, follows Jinja's rules exactly, since the result is compared character for character with Salt's.
 import { typeError } from "./errors.js";
+import { PY_SPACE } from "./methods.js";
 import { htmlEscape } from "./pyvalues.js";
 
 /** Python's `\s` on text (`str.isspace()`), as a character class body. */
-const SPACE =
-  " \\t\\n\\r\\x0b\\x0c\\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
+const SPACE = PY_SPACE;
 /** Python's `\w` on text. */
 const W = "\\p{L}\\p{N}_";
 
