@@ -2,6 +2,7 @@ import {
   cloneTree,
   createRegistry,
   type Mapping,
+  type Merger,
   normalizeSpec,
   PyDict,
   type Registry,
@@ -42,17 +43,22 @@ export function createFoldFactory(
     spec!,
     maxDepth === undefined ? {} : { maxDepth },
   );
-  return () => {
-    let value: Mapping = new PyDict();
-    return {
-      get value() {
-        return value;
-      },
-      merge(doc) {
-        value = merger.merge(value, cloneTree(doc)) as Mapping;
-      },
-    };
-  };
+  return () => new SpecFold(merger);
+}
+
+/**
+ * A fold through a resolved merger. `value` is a plain property: a getter written in an object literal made per host
+ * would give each fold a hidden class of its own, holding the getter's closure and through it the host's stack past
+ * the young-generation collections (see the `Accumulator` class of @merge/strategies-stack).
+ */
+class SpecFold implements StackFold {
+  value: Mapping = new PyDict();
+
+  constructor(private readonly merger: Merger) {}
+
+  merge(doc: Mapping): void {
+    this.value = this.merger.merge(this.value, cloneTree(doc)) as Mapping;
+  }
 }
 
 function loneStackStrategy(spec: SpecInput, registry: Registry | undefined): StackStrategy | undefined {

@@ -170,7 +170,20 @@ export interface StackLoader<D extends Mapping = Dict> {
   clear(): void;
 }
 
+/**
+ * Parsed texts kept per file. Past that many renders, a file whose renders found their text in under a quarter of the
+ * cases (a template that writes the host's id, say) keeps only its latest: parses kept for hosts that never come
+ * again would outlive the young-generation collections and cost a full one later; the latest still serves a
+ * re-render of the same host (`--watch`).
+ */
 const PARSE_CACHE_PER_FILE = 8;
+
+/** A file's parsed texts (latest last) and how often a render of it found its text there. */
+interface ParsedTexts {
+  readonly docs: Map<string, unknown>;
+  hits: number;
+  misses: number;
+}
 
 /**
  * A store of texts by key, such as a directory of files: `parsedDocuments` keeps parsed YAML files in it, encoded by
@@ -206,7 +219,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
   const cacheOn = options.cache !== false;
   const files = new StackFiles(cwd, cacheOn, options.files);
   const newFold = createFoldFactory(options.spec, options.registry, options.maxDepth);
-  const parsed = new Map<string, Map<string, unknown>>();
+  const parsed = new Map<string, ParsedTexts>();
   // Per config file: the last rendered listing and its items (most hosts render the same listing shape).
   const listings = new Map<string, { text: string; items: string[] }>();
   // Paths already checked to be regular files inside their config's directory.
@@ -273,7 +286,10 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
   // `storable`: the text may go to `parsedDocuments` (see `mayStore`).
   const parse = (text: string, file: string, storable: boolean): unknown => {
     let perFile = cacheOn ? parsed.get(file) : undefined;
-    if (perFile?.has(text)) return perFile.get(text);
+    if (perFile?.docs.has(text)) {
+      perFile.hits++;
+      return perFile.docs.get(text);
+    }
     const key = storable ? DOCUMENT_KEY + text : undefined;
     let doc = key === undefined ? NOT_STORED : storedDocument(documents!, key);
     if (doc === NOT_STORED) {
@@ -283,11 +299,16 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
     }
     if (cacheOn) {
       if (perFile === undefined) {
-        perFile = new Map();
+        perFile = { docs: new Map(), hits: 0, misses: 0 };
         parsed.set(file, perFile);
       }
-      if (perFile.size >= PARSE_CACHE_PER_FILE) perFile.delete(perFile.keys().next().value!);
-      perFile.set(text, doc);
+      perFile.misses++;
+      const room =
+        perFile.misses <= PARSE_CACHE_PER_FILE || perFile.hits * 4 >= perFile.misses
+          ? PARSE_CACHE_PER_FILE
+          : 1;
+      while (perFile.docs.size >= room) perFile.docs.delete(perFile.docs.keys().next().value!);
+      perFile.docs.set(text, doc);
     }
     return doc;
   };

@@ -239,24 +239,42 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     memo = new Map();
   }
 
-  return {
-    get value() {
-      return value;
-    },
-    merge(doc) {
-      if (!isMapping(doc)) {
-        throw new MergeError("MERGE_TYPE", "a PillarStack document must be a mapping", { plugin: "stack" });
-      }
-      path.length = 0;
-      swapped = 0;
-      copying.clear();
-      try {
-        value = mergeDict(value, doc);
-      } finally {
-        memo = new Map();
-      }
-    },
+  const merge = (doc: Mapping): void => {
+    if (!isMapping(doc)) {
+      throw new MergeError("MERGE_TYPE", "a PillarStack document must be a mapping", { plugin: "stack" });
+    }
+    path.length = 0;
+    swapped = 0;
+    copying.clear();
+    try {
+      value = mergeDict(value, doc);
+    } finally {
+      memo = new Map();
+    }
   };
+  return new Accumulator(() => value, merge);
+}
+
+/**
+ * What `createStackAccumulator` returns. `value` is a getter of this class, not one written in the object literal
+ * the factory returns: V8 gives every object literal with a getter function of its own a hidden class of its own
+ * that holds the function, and hidden classes stay in the old generation until a full collection. Through the
+ * getter's closure, that kept every merged stack alive through the young-generation collections that should have
+ * freed it: a 400-host `--minions` batch promoted 24 MB of finished pillars and spent 90 ms collecting them (7 MB and
+ * 50 ms with this class; see accumulator-memory.test.ts).
+ */
+class Accumulator implements StackAccumulator {
+  readonly #read: () => Mapping;
+  readonly merge: (doc: Mapping) => void;
+
+  constructor(read: () => Mapping, merge: (doc: Mapping) => void) {
+    this.#read = read;
+    this.merge = merge;
+  }
+
+  get value(): Mapping {
+    return this.#read();
+  }
 }
 
 /** Folds mappings left to right into a fresh result with PillarStack's rules. Documents are never changed. */

@@ -1,0 +1,48 @@
+// How much of what a piece of work allocates outlives V8's young-generation collections. Values that nothing holds
+// any more should die young; a value that something hidden still reaches (a hidden class holding a closure, for
+// example) survives the scavenges, is moved to the old generation, and costs copying and a full collection later.
+// The measure is made of collections the test asks for, not of time, so a busy machine does not change it.
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+type Collect = (options?: { type?: "major" | "minor" }) => void;
+
+let collect: Collect | undefined;
+
+/** V8's `gc()`, which a process only has with --expose-gc: turned on now, and read from a fresh context. */
+function collector(): Collect {
+  if (collect === undefined) {
+    setFlagsFromString("--expose-gc");
+    collect = runInNewContext("gc") as Collect;
+  }
+  return collect;
+}
+
+function oldGenerationBytes(): number {
+  let used = 0;
+  for (const space of getHeapSpaceStatistics()) {
+    if (space.space_name === "old_space" || space.space_name === "large_object_space")
+      used += space.space_used_size;
+  }
+  return used;
+}
+
+/**
+ * Runs `step` for rounds 0 to `rounds` - 1 with a young-generation collection every `every` rounds, and returns by how
+ * many bytes the old generation grew. A warm-up of 200 rounds numbered from `rounds` on (so that no round repeats) and
+ * a full collection come first: what the first rounds make once, such as compiled code and caches, is not counted.
+ * Whatever `step` returns is dropped at once.
+ */
+export function oldGenerationGrowth(step: (round: number) => unknown, rounds: number, every = 50): number {
+  const gc = collector();
+  for (let round = rounds; round < rounds + 200; round++) step(round);
+  gc();
+  const before = oldGenerationBytes();
+  for (let round = 0; round < rounds; round++) {
+    step(round);
+    if (round % every === every - 1) gc({ type: "minor" });
+  }
+  gc({ type: "minor" });
+  gc({ type: "minor" });
+  return oldGenerationBytes() - before;
+}
