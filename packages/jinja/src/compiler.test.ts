@@ -124,3 +124,44 @@ describe("recursive loops", () => {
     );
   });
 });
+
+describe("assignments to loop", () => {
+  const refused = "Can't assign to special loop variable in for-loop target";
+  it("refuse `loop` as a target anywhere inside a for loop, as Jinja does when it compiles the template", () => {
+    const cases: [string, number][] = [
+      ["{% for x in [1] %}{% set loop = 5 %}{{ loop }}{% endfor %}", 1],
+      ["{% for loop in [1, 2] %}{{ loop }}{% endfor %}", 1],
+      ["{% for a, loop in [(1, 2)] %}{% endfor %}", 1],
+      ["{% for x in [1] %}{% for loop in [3] %}{% endfor %}{% endfor %}", 1],
+      ["{% for x in [1] %}{% set a, loop = 1, 2 %}{% endfor %}", 1],
+      ["{% for x in [1] %}{% if 1 %}{% set loop = 5 %}{% endif %}{% endfor %}", 1],
+      ["{% for x in [1] %}{% set loop %}a{% endset %}{% endfor %}", 1],
+      ["{% for x in [1] %}{% macro m() %}{% set loop = 1 %}{% endmacro %}{% endfor %}x", 1],
+      ["{% for x in [1] recursive %}{% set loop = 1 %}{% endfor %}", 1],
+      // Even in `else`, and even when the loop never runs.
+      ["{% for x in [] %}{% else %}{% set loop = 1 %}{% endfor %}", 1],
+      // The first one in the text is named.
+      ["a\n{% for x in [1] %}\n{% set y = 1 %}\n  {% set loop = 1 %}{% set loop = 2 %}{% endfor %}", 4],
+    ];
+    for (const [source, line] of cases) {
+      const error = failure(() => renderCase(source));
+      expect(error.code).toBe("TEMPLATE_SYNTAX");
+      expect(error.message).toBe(refused);
+      expect(error.source?.line).toBe(line);
+    }
+  });
+
+  it("accept `loop` outside loops, as a `with` name or macro parameter inside them, and as a namespace attribute", () => {
+    expect(renderCase("{% set loop = 5 %}{{ loop }}")).toBe("5");
+    expect(renderCase("{% for x in [1] %}{% with loop = 3 %}{{ loop }}{% endwith %}{% endfor %}")).toBe("3");
+    expect(
+      renderCase("{% for x in [1] %}{% macro m(loop) %}{{ loop }}{% endmacro %}{{ m(2) }}{% endfor %}"),
+    ).toBe("2");
+    expect(
+      renderCase(
+        "{% for x in [1] %}{% set ns = namespace(loop=1) %}{% set ns.loop = 2 %}{{ ns.loop }}{% endfor %}",
+      ),
+    ).toBe("2");
+    expect(renderCase("{% for x in [1, 2] if loop %}{{ x }}{% endfor %}")).toBe("");
+  });
+});

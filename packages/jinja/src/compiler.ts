@@ -4,7 +4,7 @@
 // rendered code receives as its `runtime` argument — nunjucks' global runtime is never modified.
 import { PyFloat } from "@merge/core";
 import { type NjAny, njCompiler, njNodes, njRuntime } from "./nunjucks-internals.js";
-import { parseTemplate } from "./parser.js";
+import { PyFor, parseTemplate } from "./parser.js";
 
 const BaseCompiler: NjAny = njCompiler.Compiler;
 
@@ -105,8 +105,18 @@ const NAMED_OPERANDS = new Set(["Symbol", "PyAttr", "LookupVal", "FunCall"]);
 
 /** An expression whose undefined value always has a note (a hinted filter, an inline `if` without `else`). */
 function hintedUndefined(node: NjAny): boolean {
-  if (node?.typename === "Filter") return EMPTY_HINTS[node.name.value] !== undefined;
+  if (node?.typename === "Filter")
+    return EMPTY_HINTS[node.name.value] !== undefined || defaultFallback(node) !== undefined;
   return node?.typename === "InlineIf" && (node.else_ === null || node.else_ === undefined);
+}
+
+/** The fallback argument of a `default` (or `d`) filter: `y` of `x|default(y)` or `x|default(default_value=y)`. */
+function defaultFallback(node: NjAny): NjAny {
+  if (node.name.value !== "default" && node.name.value !== "d") return undefined;
+  const fallback = node.args.children[1];
+  if (!(fallback instanceof njNodes.KeywordArgs)) return fallback;
+  const pair = (fallback.children as NjAny[]).find((p) => p.key?.value === "default_value");
+  return pair?.value;
 }
 
 /** Whether a call's arguments hold a `*` or `**` splat. */
@@ -521,6 +531,16 @@ class PyCompiler extends BaseCompiler {
   compileFilter(node: NjAny, frame: NjAny): void {
     const name = node.name.value as string;
     if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
+    const fallback = defaultFallback(node);
+    if (fallback !== undefined) {
+      // `x|default(y)` with both undefined is y's undefined value, and its use fails with y's message in Jinja.
+      this._emit("runtime.pyDefaulted(");
+      this.compileFilterCall(name, node, frame);
+      this._emit(
+        `, ${STATE}, ${str(describe(node))}, ${str(describe(fallback))}, ${fallback instanceof njNodes.Symbol})`,
+      );
+      return;
+    }
     const hint = EMPTY_HINTS[name];
     if (hint !== undefined) {
       // An item of an empty sequence is undefined, with Jinja's hint when it is used.
@@ -674,6 +694,7 @@ class PyCompiler extends BaseCompiler {
 
   compilePyFor(node: NjAny, frame: NjAny): void {
     this.pos(node);
+    this.refuseLoopAssignment(node);
     if (!node.recursive) {
       this.emitLoop(node, frame, () => this.compile(node.arr, frame), "0", "null");
       return;
@@ -701,6 +722,31 @@ class PyCompiler extends BaseCompiler {
     this._emit(`${this.buffer} += ${fn}(`);
     this.compile(node.arr, frame);
     this._emitLine(", 0);");
+  }
+
+  /**
+   * Jinja refuses a template that assigns to `loop` anywhere inside a for loop: as the loop's target or a nested
+   * loop's, or with `set` in its body, its `else` or a macro defined there (`with` and macro parameters may be named
+   * `loop`). The first such name in the text is the one reported.
+   */
+  private refuseLoopAssignment(node: NjAny): void {
+    const targets: NjAny[] = [];
+    for (const loop of [node, ...(node.findAll(PyFor) as NjAny[])]) {
+      targets.push(...(loop.name instanceof njNodes.Array ? loop.name.children : [loop.name]));
+    }
+    for (const set of node.findAll(njNodes.Set) as NjAny[]) targets.push(...set.targets);
+    let first: NjAny;
+    for (const target of targets) {
+      if (!(target instanceof njNodes.Symbol) || target.value !== "loop") continue;
+      if (
+        first === undefined ||
+        target.lineno < first.lineno ||
+        (target.lineno === first.lineno && target.colno < first.colno)
+      )
+        first = target;
+    }
+    if (first !== undefined)
+      this.fail("Can't assign to special loop variable in for-loop target", first.lineno, first.colno);
   }
 
   /** The loop itself, writing to the current buffer; `depth` and `recurse` are what `loop` reports and calls. */

@@ -713,6 +713,21 @@ function pyUndefinedBound(state: MissState | undefined, name: string, hint?: str
   return undefined;
 }
 
+/**
+ * What `default(fallback)` gave, described as `desc`: when it is undefined it is the fallback's undefined value, and
+ * its use fails with the fallback's message (`'y' is undefined` for `x|default(y)`), as in Jinja.
+ */
+function pyDefaulted(
+  value: unknown,
+  state: MissState | undefined,
+  desc: string,
+  fallback: string,
+  fallbackIsName: boolean,
+): unknown {
+  if (value === undefined) pyUndefinedSet(state, desc, fallback, fallbackIsName);
+  return value;
+}
+
 /** A filter's result: when it is undefined, using it fails with `hint` (`No first item, sequence was empty.`). */
 function pyHinted(value: unknown, state: MissState | undefined, desc: string, hint: string): unknown {
   if (value === undefined && state !== undefined) noteMiss(state, desc, undefined, desc, hint);
@@ -852,6 +867,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyCall,
     pyCallArgs,
     pyChecked,
+    pyDefaulted,
     pyHinted,
     pyUndefinedBound,
     pyUndefinedSet,

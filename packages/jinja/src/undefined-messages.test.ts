@@ -128,8 +128,15 @@ describe("using an undefined value", () => {
     expect(messageOf("{% set ns = namespace() %}{{ ns.q.y }}")).toBe(
       "'jinja2.utils.Namespace object' has no attribute 'q'",
     );
-    // `default` given an undefined value gives it back (Jinja: 'y' is undefined; the operator is named here).
-    expect(messageOf("{{ (x|default(y)) + 1 }}")).toBe("an undefined value was used with '+'");
+    // `default` given an undefined value gives it back, and its use names the fallback as Jinja does.
+    expect(messageOf("{{ (x|default(y)) + 1 }}")).toBe("'y' is undefined");
+    expect(messageOf("{{ x|default(y) + 1 }}")).toBe("'y' is undefined");
+    expect(messageOf("{{ -(x|d(y)) }}")).toBe("'y' is undefined");
+    expect(messageOf("{{ (x|default(y)).a }}")).toBe("'y' is undefined");
+    expect(messageOf("{{ (x|default(pillar.zz)) + 1 }}")).toBe("'dict object' has no attribute 'zz'");
+    expect(messageOf("{{ (''|default(y, true)) + 1 }}")).toBe("'y' is undefined");
+    expect(messageOf("{{ (x|default(default_value=y)) + 1 }}")).toBe("'y' is undefined");
+    expect(messageOf("{% set v = x|default(y) %}{{ v + 1 }}")).toBe("'y' is undefined");
     expect(messageOf("{% set m = pillar.x %}{% set m = foo %}{{ m|int }}")).toBe("'foo' is undefined");
     expect(messageOf("{% set m = pillar.x %}{% for m in [1] %}{% endfor %}{{ m() }}")).toBe(
       "'dict object' has no attribute 'x'",
