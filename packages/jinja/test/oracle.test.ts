@@ -60,7 +60,7 @@ function render(c: OracleCase): { out?: string; code?: string; message?: string 
 /** Python's message for values that cannot be ordered, which the exact model must give word for word. */
 const ORDER_ERROR = /^TypeError: '[<>]' not supported between instances of /;
 /** Groups whose errors must have Jinja's message word for word (as the template's author sees it under Salt). */
-const MESSAGE_GROUPS = new Set(["undefined", "arity"]);
+const MESSAGE_GROUPS = new Set(["undefined", "arity", "default-fallback"]);
 
 /** Jinja's message as an error of ours says it: Python's TypeError keeps its name, Jinja's own errors do not. */
 function messageOf(error: string): string {

@@ -1,7 +1,8 @@
 // Builds test/fixtures/jinja-oracle.json: generated template cases rendered by the real Jinja2 (oracle.py), for
 // the features of issue 11 and 17 (dunder methods, call splats, recursive loops, Salt's |xml, Python's json reader,
 // stray `#}`, mappings built from data, Python results where budgets must not get in the way), undefined values,
-// filter arity, the `wordwrap` and `urlize` filters, operator precedence, random expressions and random scopes.
+// filter arity, the `wordwrap` and `urlize` filters, operator precedence, random expressions and random scopes,
+// undefined `default` fallbacks and assignments to `loop`.
 // Needs Debian's Python 3 with python3-jinja2 and python3-yaml:
 //   apt-get install -y python3-jinja2 python3-yaml && node test/oracle/generate.mjs
 // The tests only read the fixture file; they never need Python.
@@ -1239,6 +1240,53 @@ function scopeStatements(depth) {
   return out;
 }
 for (let i = 0; i < 500; i++) add("scopes", `{% set ns = namespace(v=0) %}${scopeStatements(0)}|${SHOW_ALL}`);
+
+// ---- `default` fallbacks that are undefined too, and assignments to `loop` inside loops ----
+const FALLBACKS = ["nope", "pillar.nope", "pillar.a.nope", "pillar.l[9]", "pillar.s.nope", "1", "none"];
+const FALLBACK_FORMS = [
+  (x, y) => `${x}|default(${y})`,
+  (x, y) => `${x}|d(${y})`,
+  (x, y) => `${x}|default(${y}, true)`,
+  (x, y) => `${x}|default(default_value=${y})`,
+];
+const FALLBACK_USES = [
+  (e) => `{{ (${e}) + 1 }}`,
+  (e) => `{{ ${e} + 1 }}`,
+  (e) => `{{ -(${e}) }}`,
+  (e) => `{{ (${e}).x }}`,
+  (e) => `{{ (${e})['x'] }}`,
+  (e) => `{{ (${e})|int }}`,
+  (e) => `{{ (${e}) is defined }}`,
+  (e) => `{% set v = ${e} %}{{ v * 2 }}`,
+  (e) => `{{ [${e}]|length }}`,
+];
+for (let i = 0; i < 200; i++) {
+  const x = pick(["nope", "pillar.nope", "''", "pillar.n", "0", "pillar.a.b"]);
+  const e = pick(FALLBACK_FORMS)(x, pick(FALLBACKS));
+  add("default-fallback", pick(FALLBACK_USES)(e), { vars: UNDEFINED_VARS });
+}
+const LOOP_TARGETS = [
+  "{% set loop = 1 %}",
+  "{% set a, loop = 1, 2 %}",
+  "{% set loop %}x{% endset %}",
+  "{% for loop in [1] %}{% endfor %}",
+  "{% macro m() %}{% set loop = 1 %}{% endmacro %}",
+  "{% with loop = 1 %}{{ loop }}{% endwith %}",
+  "{% macro m(loop) %}{{ loop }}{% endmacro %}{{ m(3) }}",
+  "{% set ns = namespace() %}{% set ns.loop = 4 %}{{ ns.loop }}",
+  "{{ loop.index }}",
+];
+for (let i = 0; i < 120; i++) {
+  const inner = pick(LOOP_TARGETS);
+  const r = rnd();
+  let body;
+  if (r < 0.25) body = `{% for x in [1, 2] %}${inner}{% endfor %}`;
+  else if (r < 0.45) body = `{% for x in [] %}a{% else %}${inner}{% endfor %}`;
+  else if (r < 0.65) body = `{% for x in [1] %}{% if x %}\n${inner}{% endif %}{% endfor %}`;
+  else if (r < 0.8) body = `{% for x in [1] %}{% for y in [2] %}${inner}{% endfor %}{% endfor %}`;
+  else body = `${inner}|{% for x in [1] %}{{ x }}{% endfor %}`;
+  add("loop-assignment", body);
+}
 
 const out = execFileSync("/usr/bin/python3", [join(here, "oracle.py")], {
   input: JSON.stringify(cases),
