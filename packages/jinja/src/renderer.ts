@@ -105,11 +105,22 @@ export interface Renderer {
     cfgPath: string,
     options?: RenderOptions,
   ): string;
-  /** How many template texts this renderer has compiled (each file once while its text stays the same). */
+  /**
+   * How many template texts this renderer has compiled (each file once while its text stays the same and it is among
+   * the last 1,000 files rendered).
+   */
   readonly compiledCount: number;
 }
 
 const PER_RENDER = new Set(["stack", "ymlpath"]);
+
+/**
+ * How many top-level templates a renderer keeps compiled, by file; past that, the one rendered longest ago goes. A
+ * batch whose every host has a templated file of its own would otherwise keep a compiled template (about 5 KB) per
+ * host, for templates that never run again. One dropped and rendered again is compiled again (from
+ * `compiledTemplates` when given).
+ */
+const TOP_LEVEL_KEPT = 1000;
 
 /** Creates a renderer; keep one per loader so every template compiles once for all hosts. */
 export function createRenderer(options: RendererOptions = {}): Renderer {
@@ -228,8 +239,11 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       } finally {
         env.pyState = previous;
       }
-      topLevel.set(file, entry);
     }
+    // Most recently rendered last, so that the first one is the one to drop.
+    topLevel.delete(file);
+    topLevel.set(file, entry);
+    if (topLevel.size > TOP_LEVEL_KEPT) topLevel.delete(topLevel.keys().next().value!);
     const globals = Object.create(env.globals);
     const ctx: Record<string, unknown> = {};
     for (const k of Object.keys(vars)) {

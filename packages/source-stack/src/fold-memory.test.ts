@@ -1,7 +1,7 @@
 import { createRegistry, PyDict } from "@merge/core";
 import { stackMerger } from "@merge/strategies-stack";
 import { describe, expect, it } from "vitest";
-import { oldGenerationGrowth } from "../../../test-kit/young-generation.js";
+import { oldGenerationGrowth } from "../../../test-kit/heap-growth.js";
 import { createFoldFactory } from "./fold.js";
 
 // Each host's fold is garbage once its result is written. Neither kind of fold may hold its stack where the

@@ -178,6 +178,12 @@ export interface StackLoader<D extends Mapping = Dict> {
  */
 const PARSE_CACHE_PER_FILE = 8;
 
+/**
+ * How many files' parses a loader keeps; past that, those of the file parsed longest ago go. A batch whose every host
+ * has a file of its own would otherwise keep a parse per host for files no other host reads.
+ */
+const PARSED_FILES_KEPT = 1000;
+
 /** A file's parsed texts (latest last) and how often a render of it found its text there. */
 interface ParsedTexts {
   readonly docs: Map<string, unknown>;
@@ -286,6 +292,11 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
   // `storable`: the text may go to `parsedDocuments` (see `mayStore`).
   const parse = (text: string, file: string, storable: boolean): unknown => {
     let perFile = cacheOn ? parsed.get(file) : undefined;
+    if (perFile !== undefined) {
+      // Most recently parsed last, so that the first file is the one to drop.
+      parsed.delete(file);
+      parsed.set(file, perFile);
+    }
     if (perFile?.docs.has(text)) {
       perFile.hits++;
       return perFile.docs.get(text);
@@ -301,6 +312,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       if (perFile === undefined) {
         perFile = { docs: new Map(), hits: 0, misses: 0 };
         parsed.set(file, perFile);
+        if (parsed.size > PARSED_FILES_KEPT) parsed.delete(parsed.keys().next().value!);
       }
       perFile.misses++;
       const room =

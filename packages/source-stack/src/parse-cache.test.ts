@@ -1,13 +1,14 @@
 import { getItem, type PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { oldGenerationGrowth } from "../../../test-kit/young-generation.js";
+import { retainedGrowth } from "../../../test-kit/heap-growth.js";
 import { createStackLoader } from "./loader.js";
+import { createMemoryFileSystem } from "./memory-files.js";
 import { makeTree } from "./test-tree.js";
 
 // The loader keeps the YAML it parsed per file, so that hosts rendering a file to the same text parse it once. A
 // template that writes the host's own values renders a new text for every host: after a few renders that never
-// repeated, such a file keeps only its latest parse. Eight kept parses would each outlive the young-generation
-// collections of the next hosts and reach the old generation.
+// repeated, such a file keeps only its latest parse. In a batch, eight kept parses per such file each outlived the
+// young-generation collections of the hosts after theirs and reached the old generation.
 
 const root = makeTree({
   "stack.cfg": "common.yml\nhost.yml\n",
@@ -15,7 +16,7 @@ const root = makeTree({
   "host.yml": [
     "host: {{ minion_id }}",
     "entries:",
-    "{%- for i in range(150) %}",
+    "{%- for i in range(1500) %}",
     "  e{{ i }}: {owner: {{ minion_id }}, n: {{ i }}}",
     "{%- endfor %}",
     "",
@@ -26,14 +27,17 @@ const hostId = (round: number) => `host${round}.example.org`;
 
 describe("parsed YAML kept per file", () => {
   it("keeps only the latest parse of a file whose renders never repeat", () => {
+    // The code the loads run is compiled and warm before the measure starts.
+    const warm = createStackLoader({ config: "stack.cfg", cwd: root, values: "exact" });
+    for (let round = 100; round < 120; round++) warm.load({ minionId: hostId(round) });
     const loader = createStackLoader({ config: "stack.cfg", cwd: root, values: "exact" });
     const loadHost = (round: number) => loader.load({ minionId: hostId(round) }).data;
-    const first = loadHost(0);
-    expect(getItem(first, "host")).toBe(hostId(0));
-    expect((getItem(first, "entries") as PyDict).size).toBe(150);
-    // A young-generation collection every 4 hosts: a parse kept for 8 hosts would survive two of them.
-    const grown = oldGenerationGrowth(loadHost, 1000, 4);
-    expect(grown).toBeLessThan(3_000_000);
+    // What the loader holds after 30 hosts: eight parses of host.yml (1,500 mappings each) would be about 3 MB.
+    const kept = retainedGrowth(loadHost, 30, 0);
+    expect(kept).toBeLessThan(1_200_000);
+    const last = loadHost(29);
+    expect(getItem(last, "host")).toBe(hostId(29));
+    expect((getItem(last, "entries") as PyDict).size).toBe(1500);
   });
 
   it("still gives every host its own values, and the same values again for a host seen before", () => {
@@ -48,5 +52,37 @@ describe("parsed YAML kept per file", () => {
         hostId(round),
       );
     }
+  });
+});
+
+describe("a batch whose every host has a templated file of its own", () => {
+  // Each host reads a file no other host reads. Its parse and its compiled template are of no use after that host, so
+  // the loader keeps those of the last 1,000 files only; what it keeps per host beyond that is the file's text.
+  const hosts = 3200;
+  const tree: Record<string, string> = {
+    "stack.cfg": "common.yml\nminions/{{ minion_id }}.yml\n",
+    "common.yml": "ntp:\n  servers: [a, b]\n",
+  };
+  for (let i = 0; i < hosts; i++) {
+    tree[`minions/h${i}.yml`] = [
+      `# host h${i}`,
+      "id: {{ minion_id }}",
+      `packages: [${Array.from({ length: 20 }, (_, k) => `p${i}-${k}`).join(", ")}]`,
+      "{% if __grains__.get('osarch') == 'arm64' %}arm: true{% endif %}",
+      "",
+    ].join("\n");
+  }
+  const files = createMemoryFileSystem(tree, "/srv/stack");
+
+  it("keeps what it needs for the hosts to come, not a parse and a template per host", () => {
+    const loader = createStackLoader({ config: "stack.cfg", cwd: "/srv/stack", files, values: "exact" });
+    const loadHost = (round: number) =>
+      loader.load({ minionId: `h${round}`, grains: { osarch: round % 2 ? "arm64" : "amd64" } }).data;
+    expect(getItem(loadHost(1), "arm")).toBe(true);
+    expect((getItem(loadHost(2), "packages") as unknown[]).length).toBe(20);
+    // 2,000 hosts after 1,200 (so that both limits are reached first): each kept parse and template costs several
+    // kilobytes, the file's text about one.
+    const grown = retainedGrowth(loadHost, 2000, 1200);
+    expect(grown).toBeLessThan(2000 * 2500);
   });
 });

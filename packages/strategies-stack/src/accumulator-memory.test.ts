@@ -1,6 +1,6 @@
 import { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { oldGenerationGrowth } from "../../../test-kit/young-generation.js";
+import { oldGenerationGrowth } from "../../../test-kit/heap-growth.js";
 import { createStackAccumulator } from "./accumulator.js";
 
 // A host's merged stack is garbage as soon as its caller lets go of it. The accumulator must not hold it in a place
