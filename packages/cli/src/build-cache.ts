@@ -7,7 +7,8 @@
 //
 // Where: `$XDG_CACHE_HOME/merge/KIND` (else `~/.cache/merge/KIND`), one directory per build of the bundle, a file per
 // entry. Every saved version of a file is an entry of its own (the key holds the whole text), so a `--watch` left
-// running all day would add one per edit: past BUILD_CACHE_LIMITS, the oldest entries go (see `pruneEntries`). Template code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the directory must
+// running all day would add one per edit: past BUILD_CACHE_LIMITS, the oldest entries go (see `pruneEntries`).
+// Template code is run as it is read, so the rules of bin/compile-cache.cjs hold here too: the directory must
 // be the user's own and writable by no one else, entries are written whole (a temporary file renamed) and used only
 // whole, and every failure to read or write only means compiling or parsing. MERGE_NO_COMPILE_CACHE=1 (or
 // NODE_DISABLE_COMPILE_CACHE=1) turns both off with the V8 cache.

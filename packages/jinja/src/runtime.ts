@@ -730,7 +730,7 @@ function pyDefaulted(
 
 /** A filter's result: when it is undefined, using it fails with `hint` (`No first item, sequence was empty.`). */
 function pyHinted(value: unknown, state: MissState | undefined, desc: string, hint: string): unknown {
-  if (value === undefined && state !== undefined) noteMiss(state, desc, undefined, desc, hint);
+  if (value === undefined) pyUndefinedBound(state, desc, hint);
   return value;
 }
 
