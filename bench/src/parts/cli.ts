@@ -13,6 +13,8 @@ export const CLI_WORKLOADS = ["startup", "batch"] as const;
 export const TREE_STACK = "merge stack (40-file tree, one host)";
 export const CLOUD_PARTS = "merge cloud-config (4 parts, examples/cloud-config)";
 export const BATCH_200 = "merge stack --minions (200 hosts of the tree)";
+const BATCH_400 = "merge stack --minions (400 hosts of the tree)";
+const NODE = "node -e 0";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 // The installed command's entry (what `merge` is linked to), which loads the built bundle in dist/.
@@ -22,6 +24,25 @@ const BUNDLE = fileURLToPath(new URL("../../../packages/cli/dist/bin.cjs", impor
 interface Command {
   readonly label: string;
   readonly args: readonly string[];
+  /** Run without `NODE_EXTRA_CA_CERTS` (see `withoutExtraCerts`). */
+  readonly withoutExtraCerts?: boolean;
+}
+
+/**
+ * When `NODE_EXTRA_CA_CERTS` names a file, Node 20 builds its store of root certificates and adds the file's before
+ * it runs any code (Node 22 waits for the first TLS connection). The machines this project is built on set it to
+ * the system's bundle of 144 certificates, which makes `node -e 0` about three times as slow as without it (84
+ * against 27 ms on 3 December; about 30 ms for Node's own store, 30 more for the file), for work no command of
+ * merge needs. Where it is set, the start-up and batch figures are also measured without it,
+ * as on a machine that does not set it, each against `node -e 0` run the same way.
+ */
+export const EXTRA_CERTS = "NODE_EXTRA_CA_CERTS";
+export const WITHOUT_CERTS = ` (without ${EXTRA_CERTS})`;
+
+/** The commands again, without `NODE_EXTRA_CA_CERTS`, when the bench's environment sets it; else none. */
+function withoutExtraCerts(commands: readonly Command[]): Command[] {
+  if ((process.env[EXTRA_CERTS] ?? "") === "") return [];
+  return commands.map((c) => ({ label: c.label + WITHOUT_CERTS, args: c.args, withoutExtraCerts: true }));
 }
 
 interface CommandTimes {
@@ -55,11 +76,13 @@ function timeCommands(commands: readonly Command[], runs: number, errFile: strin
   for (let round = 0; round <= runs; round++) {
     for (const command of commands) {
       if (times.failures.has(command.label)) continue;
+      const env: NodeJS.ProcessEnv = { ...process.env, MERGE_BENCH_ERR: errFile, XDG_CACHE_HOME: cacheHome };
+      if (command.withoutExtraCerts === true) delete env[EXTRA_CERTS];
       const started = performance.now();
       const child = spawnSync("bash", ["-c", TIMED, process.execPath, ...command.args], {
         cwd: ROOT,
         encoding: "utf8",
-        env: { ...process.env, MERGE_BENCH_ERR: errFile, XDG_CACHE_HOME: cacheHome },
+        env,
       });
       const elapsed = performance.now() - started;
       if (child.status !== 0) {
@@ -87,11 +110,15 @@ function timeCommands(commands: readonly Command[], runs: number, errFile: strin
   return times;
 }
 
-/** A row per command: wall time (the targets use it), CPU time and both as multiples of `node -e 0`. */
+/**
+ * A row per command: wall time (the targets use it), CPU time and both as multiples of `node -e 0` run in the same
+ * environment.
+ */
 function timedRows(commands: readonly Command[], times: CommandTimes): Row[] {
-  const wallBase = summarize(times.wall.get("node -e 0") ?? []).median;
-  const cpuBase = summarize(times.cpu.get("node -e 0") ?? []).median;
   return commands.map((command) => {
+    const base = command.withoutExtraCerts === true ? NODE + WITHOUT_CERTS : NODE;
+    const wallBase = summarize(times.wall.get(base) ?? []).median;
+    const cpuBase = summarize(times.cpu.get(base) ?? []).median;
     const failure = times.failures.get(command.label);
     if (failure !== undefined) return { label: command.label, status: "error", note: failure };
     const wall = summarize(times.wall.get(command.label) ?? []);
@@ -144,8 +171,8 @@ export async function runCli(workload = "startup"): Promise<{ rows: Row[]; notes
 async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string[] }> {
   const tree = treeWithHosts([]);
   const parts = ["01-mappings.yaml", "02-mappings.yaml", "03-lists.yaml", "04-string.yaml"];
-  const commands: Command[] = [
-    { label: "node -e 0", args: ["-e", "0"] },
+  const asSet: Command[] = [
+    { label: NODE, args: ["-e", "0"] },
     { label: "merge --version", args: [BIN, "--version"] },
     {
       label: "merge stack (examples/stack, test-1-dev)",
@@ -167,6 +194,7 @@ async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string
       args: [BIN, "cloud-config", ...parts.map((p) => `examples/cloud-config/runcmd-doc/${p}`)],
     },
   ];
+  const commands = [...asSet, ...withoutExtraCerts(asSet)];
   const times = timeCommands(commands, 15, errFile);
   rmSync(errFile, { force: true });
   rmSync(tree.dir, { recursive: true, force: true });
@@ -175,8 +203,15 @@ async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string
     notes: [
       "wall time of the whole process (median ± MAD; the targets use it) and its CPU time (cpuMs), 15 interleaved runs after one warm-up round (which also fills merge's compile cache, in a cache home of the bench's own); merge is run as installed (node packages/cli/bin/merge.cjs)",
       "the 40-file tree is bench/src/salt-tree.ts: 27–87-line YAML files and a templated config listing core, common/*, per-arch, per-codename, per-role and per-minion files (13–15 per host)",
+      certsNote(),
     ],
   };
+}
+
+function certsNote(): string {
+  return (process.env[EXTRA_CERTS] ?? "") === ""
+    ? `${EXTRA_CERTS} is not set here, so every command ran as a machine without it runs them`
+    : `${EXTRA_CERTS} is set here (${process.env[EXTRA_CERTS]}): Node 20 then builds its store of root certificates and adds the file's before running any code, so the rows marked "${WITHOUT_CERTS.trim()}" ran again without it, as on a machine that does not set it; each ratio is to \`node -e 0\` run the same way`;
 }
 
 /**
@@ -185,34 +220,43 @@ async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string
  */
 async function runBatch(errFile: string): Promise<{ rows: Row[]; notes: string[] }> {
   const tree = treeWithHosts([200, 400]);
-  const commands: Command[] = [
-    { label: "node -e 0", args: ["-e", "0"] },
+  const asSet: Command[] = [
+    { label: NODE, args: ["-e", "0"] },
     { label: TREE_STACK, args: tree.args("one") },
     { label: BATCH_200, args: tree.args("hosts-200.json") },
-    { label: "merge stack --minions (400 hosts of the tree)", args: tree.args("hosts-400.json") },
+    { label: BATCH_400, args: tree.args("hosts-400.json") },
   ];
+  const commands = [...asSet, ...withoutExtraCerts(asSet)];
   const times = timeCommands(commands, 9, errFile);
   rmSync(errFile, { force: true });
   rmSync(tree.dir, { recursive: true, force: true });
   const median = (label: string, map: Map<string, number[]>) => summarize(map.get(label) ?? []).median;
-  const batchExtra: Record<string, number> = {};
-  for (const clock of ["wall", "cpu"] as const) {
-    const map = clock === "wall" ? times.wall : times.cpu;
-    const one = median(TREE_STACK, map);
-    const t200 = median(BATCH_200, map);
-    const perHost = (median("merge stack --minions (400 hosts of the tree)", map) - t200) / 200;
-    batchExtra[`${clock}WarmPerHostMs`] = Number(perHost.toFixed(3));
-    batchExtra[`${clock}StartupMs`] = Number(one.toFixed(1));
-    batchExtra[`${clock}RatioToStartupPlusWarm`] = Number((t200 / (one + 200 * perHost)).toFixed(3));
-  }
-  const rows = timedRows(commands, times).map((row) =>
-    row.label === BATCH_200 && row.status === "ok" ? { ...row, extra: { ...row.extra, ...batchExtra } } : row,
-  );
+  const batchExtra = (suffix: string): Record<string, number> => {
+    const extra: Record<string, number> = {};
+    for (const clock of ["wall", "cpu"] as const) {
+      const map = clock === "wall" ? times.wall : times.cpu;
+      const one = median(TREE_STACK + suffix, map);
+      const t200 = median(BATCH_200 + suffix, map);
+      const perHost = (median(BATCH_400 + suffix, map) - t200) / 200;
+      extra[`${clock}WarmPerHostMs`] = Number(perHost.toFixed(3));
+      extra[`${clock}StartupMs`] = Number(one.toFixed(1));
+      extra[`${clock}RatioToStartupPlusWarm`] = Number((t200 / (one + 200 * perHost)).toFixed(3));
+    }
+    return extra;
+  };
+  const rows = timedRows(commands, times).map((row) => {
+    if (row.status !== "ok") return row;
+    if (row.label === BATCH_200) return { ...row, extra: { ...row.extra, ...batchExtra("") } };
+    if (row.label === BATCH_200 + WITHOUT_CERTS)
+      return { ...row, extra: { ...row.extra, ...batchExtra(WITHOUT_CERTS) } };
+    return row;
+  });
   return {
     rows,
     notes: [
       "whole processes, 9 interleaved runs after one warm-up round (which fills merge's compile cache); JSON Lines to /dev/null",
       "warm per-host = (400 hosts − 200 hosts) ÷ 200; the target compares 200 hosts with one start-up (one host alone) plus 200 × that, on the wall clock (wall*) and on the CPU clock (cpu*)",
+      certsNote(),
     ],
   };
 }
