@@ -32,8 +32,8 @@ interface Command {
  * When `NODE_EXTRA_CA_CERTS` names a file, Node 20 builds its store of root certificates and adds the file's before
  * it runs any code (Node 22 waits for the first TLS connection). The machines this project is built on set it to
  * the system's bundle of 144 certificates, which makes `node -e 0` about three times as slow as without it (84
- * against 27 ms on 3 December; about 30 ms for Node's own store, 30 more for the file), for work no command of
- * merge needs. Where it is set, the start-up and batch figures are also measured without it,
+ * against 27 ms on 3 December; about 30 ms for Node's own store, 30 more for the file), for work the measured
+ * commands never use. Where it is set, the start-up and batch figures are also measured without it,
  * as on a machine that does not set it, each against `node -e 0` run the same way.
  */
 export const EXTRA_CERTS = "NODE_EXTRA_CA_CERTS";
