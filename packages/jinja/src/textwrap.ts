@@ -15,20 +15,27 @@ const WORD_PUNCT = "[\\p{L}\\p{N}_!\"'&.,?]";
 /** A letter: `\w` that is not a decimal digit (Python's `[^\d\W]`). */
 const LETTER = "(?:(?!\\p{Nd})[\\p{L}\\p{N}_])";
 
+let chunkWithHyphens: RegExp | undefined;
+
 /**
  * One chunk at a time: a run of white space; an em-dash (two or more hyphens) between words; or a word, ended
- * after a hyphen that joins two letters, before white space or the end, or before an em-dash.
+ * after a hyphen that joins two letters, before white space or the end, or before an em-dash. Made on first use:
+ * building its Unicode classes takes V8 about half a millisecond, which every run that loads the template engine
+ * would pay, `wordwrap` or not.
  */
-const CHUNK_WITH_HYPHENS = new RegExp(
-  `(${WS}+` +
-    `|(?<=${WORD_PUNCT})-{2,}(?=${WORD})` +
-    `|${NOT_WS}+?(?:` +
-    `-(?:(?<=${LETTER}{2}-)|(?<=${LETTER}-${LETTER}-))(?=${LETTER}-?${LETTER})` +
-    `|(?=${WS}|$)` +
-    `|(?<=${WORD_PUNCT})(?=-{2,}${WORD})` +
-    "))",
-  "u",
-);
+function chunkWithHyphensPattern(): RegExp {
+  chunkWithHyphens ??= new RegExp(
+    `(${WS}+` +
+      `|(?<=${WORD_PUNCT})-{2,}(?=${WORD})` +
+      `|${NOT_WS}+?(?:` +
+      `-(?:(?<=${LETTER}{2}-)|(?<=${LETTER}-${LETTER}-))(?=${LETTER}-?${LETTER})` +
+      `|(?=${WS}|$)` +
+      `|(?<=${WORD_PUNCT})(?=-{2,}${WORD})` +
+      "))",
+    "u",
+  );
+  return chunkWithHyphens;
+}
 /** Without `break_on_hyphens`: words and runs of white space only. */
 const CHUNK_PLAIN = new RegExp(`(${WS}+)`, "u");
 
@@ -71,7 +78,7 @@ const text = (chunk: Chunk): string => chunk.points.slice(chunk.from).join("");
 
 /** `textwrap.wrap(line, width, expand_tabs=False, replace_whitespace=False, ...)`: the lines, without breaks. */
 export function wrapLine(line: string, options: WrapOptions): string[] {
-  const pattern = options.splitAtHyphens ? CHUNK_WITH_HYPHENS : CHUNK_PLAIN;
+  const pattern = options.splitAtHyphens ? chunkWithHyphensPattern() : CHUNK_PLAIN;
   // split() with a capturing group keeps the separators; the empty pieces between them are dropped.
   const chunks = line
     .split(pattern)
