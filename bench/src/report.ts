@@ -168,7 +168,7 @@ export function checkTargets(results: readonly WorkloadResult[]): TargetCheck[] 
     const value = extra?.ratioToNode;
     const cpu = extra?.cpuRatioToNode;
     checks.push({
-      target: `CLI: \`${label}\` ≤ ${limit}× \`node -e 0\` (wall${suffix === "" ? "" : `,${suffix.slice(1, -1)}`})`,
+      target: `CLI: \`${label}\` ≤ ${limit}× \`node -e 0\` (wall${suffix === "" ? "" : `, ${suffix.slice(2, -1)}`})`,
       measured:
         value === undefined
           ? "unavailable"
