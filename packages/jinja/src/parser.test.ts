@@ -68,3 +68,48 @@ describe("the + modifiers of tags", () => {
     expect(renderCase(template, {}, structuredClone(VARS), { trimBlocks })).toBe(expected);
   });
 });
+
+describe("macro and call-block parameters", () => {
+  // Jinja 3.1.2 (Debian's python3-jinja2): its parser refuses the template, whether or not the macro is called.
+  it.each([
+    "{% macro m(a=1, b) %}{% endmacro %}",
+    "{% macro m(a, b={}, c, d=None) %}{{ a }}{% endmacro %}text",
+    "{% macro m() %}{% endmacro %}{% call(x=1, y) m() %}{% endcall %}",
+  ])("refuse a parameter without a default after one with a default: %s", (template) => {
+    const error = failure(() => renderCase(template));
+    expect(error.code).toBe("TEMPLATE_SYNTAX");
+    expect(error.message).toContain("non-default argument follows default argument");
+  });
+
+  it("still take defaults after the parameters without one", () => {
+    expect(renderCase("{% macro m(a, b=2, c=3) %}{{ a }}{{ b }}{{ c }}{% endmacro %}{{ m(1, c=4) }}")).toBe(
+      "124",
+    );
+  });
+});
+
+describe("a colon before the end of a block tag", () => {
+  // Jinja 3.1.2's output for each: `parse_statements` skips one colon before the `%}` of a tag whose body follows.
+  it.each([
+    ["{% if x == 1: %}one{% elif x == 2: %}two{% else: %}other{% endif %}", "other"],
+    ["{% if true :%}y{% endif %}", "y"],
+    ["{% for i in [1, 2]: %}{{ i }}{% else: %}none{% endfor %}", "12"],
+    ["{% for i in [1, 2] if i > 1: %}{{ i }}{% endfor %}", "2"],
+    ["{% macro m(a): %}[{{ a }}]{% endmacro %}{{ m(1) }}", "[1]"],
+    ["{% macro m() %}{{ caller(2) }}{% endmacro %}{% call(v) m(): %}<{{ v }}>{% endcall %}", "<2>"],
+    ["{% filter upper: %}ab{% endfilter %}", "AB"],
+    ["{% load_yaml as d: %}k: 1{% endload %}{{ d.k }}", "1"],
+  ])("%s is %s", (template, expected) => {
+    expect(renderCase(`{% set x = 3 %}${template}`)).toBe(expected);
+  });
+
+  it.each([
+    "{% if true %}a{% endif: %}",
+    "{% set v = 1: %}",
+    "{% with a = 1: %}{% endwith %}",
+    "{% do [].append(1): %}",
+    "{% if true: 1 %}{% endif %}",
+  ])("is refused where Jinja has no body to read: %s", (template) => {
+    expect(failure(() => renderCase(template)).code).toBe("TEMPLATE_SYNTAX");
+  });
+});

@@ -33,6 +33,21 @@ export const PyFor: NjAny = njNodes.For.extend("PyFor", {
 const IMPORT_TAGS: Record<string, string> = { import_yaml: "yaml", import_json: "json", import_text: "text" };
 const LOAD_TAGS: Record<string, string> = { load_yaml: "yaml", load_json: "json", load_text: "text" };
 
+/** The tags after which Jinja's `parse_statements` reads a body, where a colon may end the tag. */
+const COLON_TAGS = new Set([
+  "if",
+  "elif",
+  "else",
+  "for",
+  "macro",
+  "call",
+  "filter",
+  "block",
+  "load_yaml",
+  "load_json",
+  "load_text",
+]);
+
 const BaseParser: NjAny = njParser.Parser;
 
 class PyParser extends BaseParser {
@@ -56,6 +71,21 @@ class PyParser extends BaseParser {
         return this.parseLoadData(LOAD_TAGS[tok.value] as string);
     }
     return super.parseStatement();
+  }
+
+  /**
+   * The end of a block tag. Jinja reads one optional colon before the `%}` of the tags whose body follows (Python's
+   * habit: `{% if x: %}`, `{% else: %}`, `{% for a in b: %}`, `{% macro m(): %}`), but not after an end tag or a
+   * tag without a body.
+   */
+  advanceAfterBlockEnd(name?: string): NjAny {
+    const tag = name ?? this.peekToken()?.value;
+    if (COLON_TAGS.has(tag)) {
+      if (name === undefined) this.nextToken();
+      if (this.peekToken()?.type === njLexer.TOKEN_COLON) this.nextToken();
+      return super.advanceAfterBlockEnd(tag);
+    }
+    return super.advanceAfterBlockEnd(name);
   }
 
   parseDo(): NjAny {
@@ -458,6 +488,44 @@ class PyParser extends BaseParser {
       tok = this.peekToken();
     }
     return node;
+  }
+
+  /**
+   * The parameters of a macro or a call block (`(a, b=1)`), built as nunjucks builds them (the names, then the
+   * defaults as `KeywordArgs`), with Jinja's rule that a parameter without a default cannot follow one with a
+   * default: `{% macro m(a=1, b) %}` fails to compile, called or not.
+   */
+  parseSignature(tolerant?: boolean, noParens?: boolean): NjAny {
+    let tok = this.peekToken();
+    if (!noParens && tok?.type !== njLexer.TOKEN_LEFT_PAREN) {
+      if (tolerant) return null;
+      this.fail("expected arguments", tok?.lineno, tok?.colno);
+    }
+    if (tok.type === njLexer.TOKEN_LEFT_PAREN) tok = this.nextToken();
+    const args = new njNodes.NodeList(tok.lineno, tok.colno);
+    const kwargs = new njNodes.KeywordArgs(tok.lineno, tok.colno);
+    for (let first = true; ; first = false) {
+      tok = this.peekToken();
+      if (!tok) this.fail("unexpected end of input in a signature");
+      if (!noParens && tok.type === njLexer.TOKEN_RIGHT_PAREN) {
+        this.nextToken();
+        break;
+      }
+      if (noParens && tok.type === njLexer.TOKEN_BLOCK_END) break;
+      if (!first && !this.skip(njLexer.TOKEN_COMMA)) {
+        this.fail("parseSignature: expected comma after expression", tok.lineno, tok.colno);
+      }
+      const arg = this.parseExpression();
+      if (this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
+        kwargs.addChild(new njNodes.Pair(arg.lineno, arg.colno, arg, this.parseExpression()));
+      } else if (kwargs.children.length > 0) {
+        this.fail("non-default argument follows default argument", arg.lineno, arg.colno);
+      } else {
+        args.addChild(arg);
+      }
+    }
+    if (kwargs.children.length > 0) args.addChild(kwargs);
+    return args;
   }
 
   /**
