@@ -171,6 +171,37 @@ describe("Salt globals", () => {
     );
   });
 
+  it("merges pillar.get's default with the pillar's value when merge is true, as Salt's pillar.get does", () => {
+    // Salt's salt/modules/pillar.py `get` with `merge=True`: a copy of a mapping default with the pillar's mapping
+    // merged in key by key (dictupdate.update), a copy of a list default followed by the pillar's items it lacks;
+    // anything else as without `merge`. Outputs checked with Jinja2 3.1.2 and that function restated in Python.
+    const vars = {
+      ...structuredClone(VARS),
+      pillar: { app: { port: 8080, opts: { a: 1 }, l: [2, 3] }, pkgs: ["b", "c", "c"], txt: "text" },
+    };
+    const get = (args: string) => `{{ __salt__['pillar.get'](${args}) }}`;
+    const src = [
+      get("'app', {'port': 80, 'host': 'h', 'opts': {'b': 2}}, merge=True"),
+      "{% set d = {'x': 1} %}{% set r = __salt__['pillar.get']('nope', d, merge=True) %}{% do r.update({'y': 2}) %}{{ d }}{{ r }}",
+      get("'pkgs', ['a', 'b'], merge=True"),
+      "{{ __salt__['pillar.get']('app', {'l': [1, 2]}, merge=True, merge_nested_lists=True).l }}",
+      "{{ __salt__['pillar.get']('app', {'l': [1, 2]}, True).l }}",
+      `${get("'txt', {'a': 1}, merge=True")}${get("'app:zz', 'd', merge=True")}${get("'app:port', [], merge=True")}`,
+      get("'app', {'port': 1}, merge=False"),
+    ].join("|");
+    expect(renderCase(src, {}, vars)).toBe(
+      [
+        "{'port': 8080, 'host': 'h', 'opts': {'b': 2, 'a': 1}, 'l': [2, 3]}",
+        "{'x': 1}{'x': 1, 'y': 2}",
+        "['a', 'b', 'c', 'c']",
+        "[1, 2, 3]",
+        "[2, 3]",
+        "textd8080",
+        "{'port': 8080, 'opts': {'a': 1}, 'l': [2, 3]}",
+      ].join("|"),
+    );
+  });
+
   it("provides file.join / dirname / basename / file_exists like os.path", () => {
     const dir = tempTree({ "here.txt": "x" });
     const src = [

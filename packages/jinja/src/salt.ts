@@ -1,11 +1,20 @@
 // Salt's helpers as templates see them: `traverse_dict_and_list`, the `__salt__` built-ins for the pure,
 // common execution functions, and the `__stack__` object.
 import { isAbsolute, resolve, sep } from "node:path";
-import { hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
+import {
+  emptyLike,
+  getItem,
+  hasOwn,
+  isMapping,
+  type Mapping,
+  mappingKeys,
+  PyFloat,
+  setItem,
+} from "@merge/core";
 import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
-import { pyStr } from "./pyvalues.js";
+import { pyBool, pyEq, pyStr } from "./pyvalues.js";
 import { loadSaltYaml } from "./yaml-bridge.js";
 
 const MISSING = Symbol("missing");
@@ -125,6 +134,63 @@ function getArgs(
   return { key, def, delimiter };
 }
 
+/** Python's `copy.deepcopy` of template data: mappings (in the same representation) and lists are copied. */
+function deepCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deepCopy);
+  if (isMapping(value)) {
+    const out = emptyLike(value);
+    for (const k of mappingKeys(value)) setItem(out, k, deepCopy(getItem(value, k)));
+    return out;
+  }
+  return value;
+}
+
+/** A copy of `list` followed by the items of `more` it does not hold (Python's `==`; repeats in `more` stay). */
+function mergedList(list: readonly unknown[], more: readonly unknown[]): unknown[] {
+  const added = more.filter((item) => !list.some((x) => pyEq(x, item)));
+  return [...(deepCopy(list) as unknown[]), ...(deepCopy(added) as unknown[])];
+}
+
+/**
+ * Salt's `dictupdate.update(dest, upd, merge_lists)`: `upd`'s keys written into `dest`, mappings on both sides
+ * merged key by key, lists on both sides joined when `mergeLists` (else replaced). What is written is a copy, so the
+ * result shares nothing with the pillar.
+ */
+function saltUpdate(dest: Mapping, upd: Mapping, mergeLists: boolean): Mapping {
+  for (const key of mappingKeys(upd)) {
+    const value = getItem(upd, key);
+    const current = getItem(dest, key);
+    if (isMapping(current) && isMapping(value)) saltUpdate(current, value, mergeLists);
+    else if (mergeLists && Array.isArray(current) && Array.isArray(value))
+      setItem(dest, key, mergedList(current, value));
+    else setItem(dest, key, deepCopy(value));
+  }
+  return dest;
+}
+
+/**
+ * Salt's `pillar.get(key, default='', merge=False, merge_nested_lists=None, delimiter=':')`. With `merge`, a mapping
+ * default is a copy of itself with the pillar's mapping at `key` merged in (`dictupdate.update`), and a list default a
+ * copy followed by the pillar's items it lacks; a pillar value of another type (or a default that is neither) is
+ * returned as without `merge`. `merge_nested_lists` defaults to the `pillar_merge_lists` option (false).
+ */
+function pillarGet(host: SaltHost, args: readonly unknown[]): unknown {
+  const { key, def, delimiter } = getArgs(args, 4);
+  const { pos, kw } = splitArgs(args);
+  const merge = kw !== undefined && hasOwn(kw, "merge") ? kw.merge : pos[2];
+  if (merge === undefined || !pyBool(merge)) return traverse(host.pillar(), key, def, delimiter);
+  let nested = kw !== undefined && hasOwn(kw, "merge_nested_lists") ? kw.merge_nested_lists : pos[3];
+  if (nested === undefined || nested === null) nested = traverse(host.opts(), "pillar_merge_lists", false);
+  if (isMapping(def)) {
+    const found = traverse(host.pillar(), key, emptyLike(def), delimiter);
+    if (isMapping(found)) return saltUpdate(deepCopy(def) as Mapping, found, pyBool(nested));
+  } else if (Array.isArray(def)) {
+    const found = traverse(host.pillar(), key, [], delimiter);
+    if (Array.isArray(found)) return mergedList(def, found);
+  }
+  return traverse(host.pillar(), key, def, delimiter);
+}
+
 export interface SaltHost {
   readonly pillar: () => unknown;
   readonly grains: () => unknown;
@@ -172,7 +238,7 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
       return null;
     };
   return {
-    "pillar.get": lookup(host.pillar, 4),
+    "pillar.get": (...args: unknown[]): unknown => pillarGet(host, args),
     "grains.get": lookup(host.grains, 2),
     "config.get": (...args: unknown[]): unknown => {
       const { key, def, delimiter } = getArgs(args, 2);
