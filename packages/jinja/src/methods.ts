@@ -101,7 +101,8 @@ export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(
   get: (self: Mapping, args: readonly unknown[]) => {
     const [key, def] = positional(args, 1, 2, "get");
     const v = findItem(self, key);
-    return v !== NOT_FOUND ? v : def === undefined ? null : def;
+    // An undefined default a template passes comes back undefined, as Jinja's Undefined does.
+    return v !== NOT_FOUND ? v : args.length > 1 ? def : null;
   },
   keys: (self: Mapping) => {
     const v = view("dict_keys");

@@ -202,6 +202,40 @@ describe("Salt globals", () => {
     );
   });
 
+  it("gives back an undefined default as undefined, as Jinja's Undefined comes back under Salt", () => {
+    // Jinja2 3.1.2: `salt['pillar.get']('x', defaults.nope)` returns the Undefined it was given, which prints as
+    // nothing and is not defined (a YAML value left empty, not the text None).
+    const src = [
+      "[{{ __salt__['pillar.get']('nope', pillar.nope) }}]",
+      "[{{ __salt__['pillar.get']('nope', default=pillar.nope) }}]",
+      "[{{ __salt__['grains.get']('nope', pillar.nope) }}]",
+      "[{{ __salt__['config.get']('nope', pillar.nope) }}]",
+      "{{ __salt__['pillar.get']('nope', pillar.nope) is defined }}",
+      "[{{ __stack__.traverse(pillar, 'nope', pillar.nope) }}]",
+      "[{{ {'a': 1}.get('b', pillar.nope) }}]{{ {'a': 1}.get('b', pillar.nope) is defined }}",
+      "{{ {'a': 1}.get('b') }}",
+    ].join("|");
+    expect(renderCase(src)).toBe("[]|[]|[]|[]|False|[]|[]False|None");
+  });
+
+  it("binds __stack__.traverse's arguments by position or keyword, as Python binds traverse_dict_and_list's", () => {
+    const vars = { ...structuredClone(VARS), pillar: { a: { b: [10, 20] } } };
+    const src = [
+      "{{ __stack__.traverse(pillar, 'a:b:1') }}",
+      "{{ __stack__.traverse(pillar, 'a:x', default='d') }}",
+      "{{ __stack__.traverse(pillar, 'a/b/0', delimiter='/') }}",
+      "{{ __stack__.traverse(key='a:b', data=pillar) }}",
+      "{{ __stack__.traverse(pillar, 'nope') }}",
+    ].join("|");
+    expect(renderCase(src, {}, vars)).toBe("20|d|10|[10, 20]|None");
+    expect(failure(() => renderCase("{{ __stack__.traverse(pillar, 'a', nope=1) }}")).message).toContain(
+      "traverse_dict_and_list() got an unexpected keyword argument 'nope'",
+    );
+    expect(failure(() => renderCase("{{ __stack__.traverse(pillar) }}")).message).toContain(
+      "traverse_dict_and_list() missing 1 required positional argument: 'key'",
+    );
+  });
+
   it("provides file.join / dirname / basename / file_exists like os.path", () => {
     const dir = tempTree({ "here.txt": "x" });
     const src = [

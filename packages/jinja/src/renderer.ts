@@ -20,7 +20,7 @@ import { baseGlobals } from "./globals.js";
 import type { NjAny } from "./nunjucks-internals.js";
 import { opaqueFilter, opaqueTest } from "./opaque-filters.js";
 import { plainOpaque, withOpaqueText } from "./opaque.js";
-import { saltBuiltins, traverse } from "./salt.js";
+import { saltBuiltins, stackTraverse } from "./salt.js";
 
 /** A warning from a template (`__salt__['log.warning'](...)` and friends). */
 export interface TemplateWarning {
@@ -257,7 +257,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       globals.__salt__ = salt;
       let stackObj = stackObjects.get(cfgPath);
       if (stackObj === undefined) {
-        stackObj = upstream ? { traverse, cfg_path: cfgPath } : { traverse };
+        stackObj = upstream ? { traverse: stackTraverse, cfg_path: cfgPath } : { traverse: stackTraverse };
         stackObjects.set(cfgPath, stackObj);
       }
       globals.__stack__ = stackObj;

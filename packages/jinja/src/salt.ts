@@ -11,6 +11,7 @@ import {
   PyFloat,
   setItem,
 } from "@merge/core";
+import { TemplateProblem } from "./errors.js";
 import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
@@ -78,6 +79,14 @@ function mappingStep(ptr: Mapping, step: unknown): unknown {
  * finds the int key 8080.
  */
 export function traverse(data: unknown, key: unknown, def: unknown = null, delimiter = ":"): unknown {
+  return traverseOr(data, key, def, delimiter);
+}
+
+/**
+ * `traverse` with the default as given: an undefined value a template passes (`pillar.get('a', defaults.nope)`)
+ * comes back as that undefined value, as Jinja's `Undefined` does under Salt, not as None.
+ */
+function traverseOr(data: unknown, key: unknown, def: unknown, delimiter: string): unknown {
   const steps: unknown[] =
     typeof key === "string" ? splitText(key, delimiter) : Array.isArray(key) ? key : [key];
   let ptr: unknown = data;
@@ -178,17 +187,54 @@ function pillarGet(host: SaltHost, args: readonly unknown[]): unknown {
   const { key, def, delimiter } = getArgs(args, 4);
   const { pos, kw } = splitArgs(args);
   const merge = kw !== undefined && hasOwn(kw, "merge") ? kw.merge : pos[2];
-  if (merge === undefined || !pyBool(merge)) return traverse(host.pillar(), key, def, delimiter);
+  if (merge === undefined || !pyBool(merge)) return traverseOr(host.pillar(), key, def, delimiter);
   let nested = kw !== undefined && hasOwn(kw, "merge_nested_lists") ? kw.merge_nested_lists : pos[3];
-  if (nested === undefined || nested === null) nested = traverse(host.opts(), "pillar_merge_lists", false);
+  if (nested === undefined || nested === null)
+    nested = traverseOr(host.opts(), "pillar_merge_lists", false, ":");
   if (isMapping(def)) {
-    const found = traverse(host.pillar(), key, emptyLike(def), delimiter);
+    const found = traverseOr(host.pillar(), key, emptyLike(def), delimiter);
     if (isMapping(found)) return saltUpdate(deepCopy(def) as Mapping, found, pyBool(nested));
   } else if (Array.isArray(def)) {
-    const found = traverse(host.pillar(), key, [], delimiter);
+    const found = traverseOr(host.pillar(), key, [], delimiter);
     if (Array.isArray(found)) return mergedList(def, found);
   }
-  return traverse(host.pillar(), key, def, delimiter);
+  return traverseOr(host.pillar(), key, def, delimiter);
+}
+
+/**
+ * `__stack__.traverse(data, key, default=None, delimiter=':')`, Salt's `traverse_dict_and_list` as PillarStack hands
+ * it to templates: its arguments bound as Python binds them, by position or by keyword.
+ */
+export function stackTraverse(...args: unknown[]): unknown {
+  const { pos, kw } = splitArgs(args);
+  const names = ["data", "key", "default", "delimiter"];
+  if (pos.length > names.length) {
+    throw new TemplateProblem(
+      `TypeError: traverse_dict_and_list() takes from 2 to 4 positional arguments but ${pos.length} were given`,
+    );
+  }
+  const given = new Map<string, unknown>(pos.map((v, i) => [names[i] as string, v]));
+  for (const [k, v] of Object.entries(kw ?? {})) {
+    if (!names.includes(k))
+      throw new TemplateProblem(
+        `TypeError: traverse_dict_and_list() got an unexpected keyword argument '${k}'`,
+      );
+    if (given.has(k))
+      throw new TemplateProblem(
+        `TypeError: traverse_dict_and_list() got multiple values for argument '${k}'`,
+      );
+    given.set(k, v);
+  }
+  const missing = ["data", "key"].filter((n) => !given.has(n));
+  if (missing.length > 0) {
+    const list = missing.map((n) => `'${n}'`).join(" and ");
+    throw new TemplateProblem(
+      `TypeError: traverse_dict_and_list() missing ${missing.length} required positional argument${missing.length > 1 ? "s" : ""}: ${list}`,
+    );
+  }
+  const def = given.has("default") ? given.get("default") : null;
+  const delimiter = given.has("delimiter") ? pyStr(given.get("delimiter")) : ":";
+  return traverseOr(given.get("data"), given.get("key"), def, delimiter);
 }
 
 export interface SaltHost {
@@ -228,7 +274,7 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
     (source: () => unknown, delimiterAt: number) =>
     (...args: unknown[]): unknown => {
       const { key, def, delimiter } = getArgs(args, delimiterAt);
-      return traverse(source(), key, def, delimiter);
+      return traverseOr(source(), key, def, delimiter);
     };
   const MISS = Symbol("miss");
   const logAt =
@@ -243,7 +289,7 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
     "config.get": (...args: unknown[]): unknown => {
       const { key, def, delimiter } = getArgs(args, 2);
       for (const source of [host.opts, host.grains, host.pillar]) {
-        const v = traverse(source(), key, MISS, delimiter);
+        const v = traverseOr(source(), key, MISS, delimiter);
         if (v !== MISS) return v;
       }
       return def;
