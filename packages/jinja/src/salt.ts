@@ -1,21 +1,13 @@
 // Salt's helpers as templates see them: `traverse_dict_and_list`, the `__salt__` built-ins for the pure,
 // common execution functions, and the `__stack__` object.
 import { isAbsolute, resolve, sep } from "node:path";
-import {
-  emptyLike,
-  getItem,
-  hasOwn,
-  isMapping,
-  type Mapping,
-  mappingKeys,
-  PyFloat,
-  setItem,
-} from "@merge/core";
+import { emptyLike, hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
 import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
-import { pyBool, pyEq, pyStr } from "./pyvalues.js";
+import { pyBool, pyStr } from "./pyvalues.js";
+import { deepCopy, filterBy, mergedList, saltUpdate } from "./salt-dicts.js";
 import { loadSaltYaml } from "./yaml-bridge.js";
 
 const MISSING = Symbol("missing");
@@ -143,40 +135,6 @@ function getArgs(
   return { key, def, delimiter };
 }
 
-/** Python's `copy.deepcopy` of template data: mappings (in the same representation) and lists are copied. */
-function deepCopy(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(deepCopy);
-  if (isMapping(value)) {
-    const out = emptyLike(value);
-    for (const k of mappingKeys(value)) setItem(out, k, deepCopy(getItem(value, k)));
-    return out;
-  }
-  return value;
-}
-
-/** A copy of `list` followed by the items of `more` it does not hold (Python's `==`; repeats in `more` stay). */
-function mergedList(list: readonly unknown[], more: readonly unknown[]): unknown[] {
-  const added = more.filter((item) => !list.some((x) => pyEq(x, item)));
-  return [...(deepCopy(list) as unknown[]), ...(deepCopy(added) as unknown[])];
-}
-
-/**
- * Salt's `dictupdate.update(dest, upd, merge_lists)`: `upd`'s keys written into `dest`, mappings on both sides
- * merged key by key, lists on both sides joined when `mergeLists` (else replaced). What is written is a copy, so the
- * result shares nothing with the pillar.
- */
-function saltUpdate(dest: Mapping, upd: Mapping, mergeLists: boolean): Mapping {
-  for (const key of mappingKeys(upd)) {
-    const value = getItem(upd, key);
-    const current = getItem(dest, key);
-    if (isMapping(current) && isMapping(value)) saltUpdate(current, value, mergeLists);
-    else if (mergeLists && Array.isArray(current) && Array.isArray(value))
-      setItem(dest, key, mergedList(current, value));
-    else setItem(dest, key, deepCopy(value));
-  }
-  return dest;
-}
-
 /**
  * Salt's `pillar.get(key, default='', merge=False, merge_nested_lists=None, delimiter=':')`. With `merge`, a mapping
  * default is a copy of itself with the pillar's mapping at `key` merged in (`dictupdate.update`), and a list default a
@@ -206,35 +164,44 @@ function pillarGet(host: SaltHost, args: readonly unknown[]): unknown {
  * it to templates: its arguments bound as Python binds them, by position or by keyword.
  */
 export function stackTraverse(...args: unknown[]): unknown {
+  const given = bindCall(args, "traverse_dict_and_list", ["data", "key", "default", "delimiter"], 2);
+  const def = given.has("default") ? given.get("default") : null;
+  const delimiter = given.has("delimiter") ? pyStr(given.get("delimiter")) : ":";
+  return traverseOr(given.get("data"), given.get("key"), def, delimiter);
+}
+
+/**
+ * A call's arguments bound to the parameters `names` of the Python function `fn` (the first `required` without a
+ * default), by position or keyword, with Python's TypeErrors; the map holds the parameters given.
+ */
+function bindCall(
+  args: readonly unknown[],
+  fn: string,
+  names: readonly string[],
+  required: number,
+): Map<string, unknown> {
   const { pos, kw } = splitArgs(args);
-  const names = ["data", "key", "default", "delimiter"];
   if (pos.length > names.length) {
     throw new TemplateProblem(
-      `TypeError: traverse_dict_and_list() takes from 2 to 4 positional arguments but ${pos.length} were given`,
+      `TypeError: ${fn}() takes from ${required} to ${names.length} positional arguments but ${pos.length} were given`,
     );
   }
   const given = new Map<string, unknown>(pos.map((v, i) => [names[i] as string, v]));
   for (const [k, v] of Object.entries(kw ?? {})) {
     if (!names.includes(k))
-      throw new TemplateProblem(
-        `TypeError: traverse_dict_and_list() got an unexpected keyword argument '${k}'`,
-      );
-    if (given.has(k))
-      throw new TemplateProblem(
-        `TypeError: traverse_dict_and_list() got multiple values for argument '${k}'`,
-      );
+      throw new TemplateProblem(`TypeError: ${fn}() got an unexpected keyword argument '${k}'`);
+    if (given.has(k)) throw new TemplateProblem(`TypeError: ${fn}() got multiple values for argument '${k}'`);
     given.set(k, v);
   }
-  const missing = ["data", "key"].filter((n) => !given.has(n));
+  const missing = names.slice(0, required).filter((n) => !given.has(n));
   if (missing.length > 0) {
     const list = missing.map((n) => `'${n}'`).join(" and ");
+    const s = missing.length > 1 ? "s" : "";
     throw new TemplateProblem(
-      `TypeError: traverse_dict_and_list() missing ${missing.length} required positional argument${missing.length > 1 ? "s" : ""}: ${list}`,
+      `TypeError: ${fn}() missing ${missing.length} required positional argument${s}: ${list}`,
     );
   }
-  const def = given.has("default") ? given.get("default") : null;
-  const delimiter = given.has("delimiter") ? pyStr(given.get("delimiter")) : ":";
-  return traverseOr(given.get("data"), given.get("key"), def, delimiter);
+  return given;
 }
 
 export interface SaltHost {
@@ -293,6 +260,19 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
         if (v !== MISS) return v;
       }
       return def;
+    },
+    "grains.filter_by": (...args: unknown[]): unknown => {
+      const names = ["lookup_dict", "grain", "merge", "default", "base"];
+      const given = bindCall(args, "filter_by", names, 1);
+      return filterBy(
+        given.get("lookup_dict"),
+        given.has("grain") ? given.get("grain") : "os_family",
+        host.grains(),
+        (data, key, def) => traverseOr(data, key, def, ":"),
+        given.get("merge"),
+        given.has("default") ? given.get("default") : "default",
+        given.get("base"),
+      );
     },
     "file.join": (...args: unknown[]) => {
       let out = "";

@@ -1,0 +1,124 @@
+// Salt's helpers for template data that its execution functions share: `copy.deepcopy`, `dictupdate.update`,
+// `fnmatch.fnmatchcase` and `salt.utils.data.filter_by`, restated on the engine's values.
+import { emptyLike, getItem, isMapping, type Mapping, mappingKeys, setItem } from "@merge/core";
+import { TemplateProblem } from "./errors.js";
+import { findItem, NOT_FOUND } from "./opaque.js";
+import { pyBool, pyEq, pyStr } from "./pyvalues.js";
+
+/** Python's `copy.deepcopy` of template data: mappings (in the same representation) and lists are copied. */
+export function deepCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deepCopy);
+  if (isMapping(value)) {
+    const out = emptyLike(value);
+    for (const k of mappingKeys(value)) setItem(out, k, deepCopy(getItem(value, k)));
+    return out;
+  }
+  return value;
+}
+
+/** A copy of `list` followed by the items of `more` it does not hold (Python's `==`; repeats in `more` stay). */
+export function mergedList(list: readonly unknown[], more: readonly unknown[]): unknown[] {
+  const added = more.filter((item) => !list.some((x) => pyEq(x, item)));
+  return [...(deepCopy(list) as unknown[]), ...(deepCopy(added) as unknown[])];
+}
+
+/**
+ * Salt's `dictupdate.update(dest, upd, merge_lists)`: `upd`'s keys written into `dest` (which changes), mappings on
+ * both sides merged key by key, lists on both sides joined when `mergeLists` (else replaced). What is written is a
+ * copy, so the result shares nothing with `upd`.
+ */
+export function saltUpdate(dest: Mapping, upd: Mapping, mergeLists: boolean): Mapping {
+  for (const key of mappingKeys(upd)) {
+    const value = getItem(upd, key);
+    const current = getItem(dest, key);
+    if (isMapping(current) && isMapping(value)) saltUpdate(current, value, mergeLists);
+    else if (mergeLists && Array.isArray(current) && Array.isArray(value))
+      setItem(dest, key, mergedList(current, value));
+    else setItem(dest, key, deepCopy(value));
+  }
+  return dest;
+}
+
+/** Python's `fnmatch.fnmatchcase(name, pattern)`: `*`, `?`, `[seq]` and `[!seq]`, the whole name, case kept. */
+export function fnmatchCase(name: string, pattern: string): boolean {
+  let re = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i] as string;
+    if (c === "*") re += "[\\s\\S]*";
+    else if (c === "?") re += "[\\s\\S]";
+    else if (c === "[") {
+      let j = i + 1;
+      if (pattern[j] === "!") j++;
+      if (pattern[j] === "]") j++;
+      while (j < pattern.length && pattern[j] !== "]") j++;
+      if (j >= pattern.length) re += "\\[";
+      else {
+        let body = pattern.slice(i + 1, j);
+        const negate = body.startsWith("!");
+        if (negate) body = body.slice(1);
+        const set = body.replace(/\\/g, "\\\\").replace(/\]/g, "\\]").replace(/\^/g, "\\^");
+        re += negate ? `[^${set}]` : `[${set}]`;
+        i = j;
+      }
+    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  try {
+    return new RegExp(`^(?:${re})$`, "u").test(name);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Salt's `salt.utils.data.filter_by` (what `grains.filter_by` calls with the grains): the entry of `lookup` whose key,
+ * as an fnmatch pattern, matches the value found at `path` in `data` (each item in turn when that is a list), else the
+ * entry `default`; the entry `base`, when given, merged under it; `merge` merged over it (the entry itself changes, as
+ * in Salt).
+ */
+export function filterBy(
+  lookup: unknown,
+  path: unknown,
+  data: unknown,
+  traverse: (data: unknown, key: unknown, def: unknown) => unknown,
+  merge: unknown,
+  defaultKey: unknown,
+  base: unknown,
+): unknown {
+  if (!isMapping(lookup)) throw new TemplateProblem("AttributeError: filter_by's lookup_dict must be a dict");
+  let ret: unknown = null;
+  const found = traverse(data, path, []);
+  for (const each of Array.isArray(found) ? found : [found]) {
+    for (const key of mappingKeys(lookup)) {
+      if (fnmatchCase(pyStr(each), pyStr(key))) {
+        ret = getItem(lookup, key);
+        break;
+      }
+    }
+    if (ret !== null && ret !== undefined) break;
+  }
+  if (ret === null || ret === undefined) {
+    const fallback = findItem(lookup, defaultKey);
+    ret = fallback === NOT_FOUND ? null : fallback;
+  }
+  if (base !== undefined && pyBool(base)) {
+    const baseValues = findItem(lookup, base);
+    if (baseValues !== NOT_FOUND) {
+      if (ret === null) ret = baseValues;
+      else if (isMapping(baseValues)) {
+        if (!isMapping(ret))
+          throw new TemplateProblem(
+            "SaltException: filter_by default and look-up values must both be dictionaries.",
+          );
+        ret = saltUpdate(deepCopy(baseValues) as Mapping, ret, false);
+      }
+    }
+  }
+  if (merge !== undefined && pyBool(merge)) {
+    if (!isMapping(merge))
+      throw new TemplateProblem("SaltException: filter_by merge argument must be a dictionary.");
+    if (ret === null) ret = merge;
+    else if (isMapping(ret)) saltUpdate(ret, merge, false);
+    else throw new TemplateProblem("TypeError: Cannot update using non-dict types in dictupdate.update()");
+  }
+  return ret;
+}
