@@ -788,7 +788,9 @@ class PyCompiler extends BaseCompiler {
     this._emitLine(`var ${loop} = new runtime.PyLoop(${arr}, ${depth}, ${recurse});`);
     this._emitLine(`for (var ${i} = 0; ${i} < ${len}; ${i}++) {`);
     this._emitLine(`frame = ${outerFrame}.push(true);`);
-    this._emitLine(`frame.variables.loop = ${loop};`);
+    // Jinja binds `loop` only for a loop that is recursive or whose body names it; otherwise a template the body
+    // includes (or imports with context) does not see it.
+    if (node.recursive || namesLoop(node.body)) this._emitLine(`frame.variables.loop = ${loop};`);
     this._emitLine(`${loop}.index0 = ${i};`);
     this.bindLoopNames(node, `${arr}[${i}]`, ids);
     this._withScopedSyntax(() => this.compile(node.body, frame));
@@ -976,4 +978,19 @@ export function compileTemplate(src: string, name: string, names: CompileNames):
     parseTemplate(src, [], { saltTags: names.saltTags !== false, trimBlocks: names.trimBlocks === true }),
   );
   return compiler.getCode();
+}
+
+/**
+ * Whether a loop body reads the name `loop` (Jinja's `find_undeclared(body, ('loop',))`): anywhere in it, nested
+ * loops and macros included, but not as the name of a keyword argument.
+ */
+function namesLoop(body: NjAny): boolean {
+  if (!body) return false;
+  const keywordNames = new Set<NjAny>();
+  for (const kw of body.findAll(njNodes.KeywordArgs) as NjAny[]) {
+    for (const pair of kw.children as NjAny[]) keywordNames.add(pair.key);
+  }
+  return (body.findAll(njNodes.Symbol) as NjAny[]).some(
+    (sym) => sym.value === "loop" && !keywordNames.has(sym),
+  );
 }

@@ -59,3 +59,32 @@ describe("include and import", () => {
     expect(outcome(template)).toEqual(expected);
   });
 });
+
+describe("the loop variable in an included template", () => {
+  // Jinja 3.1.2's output for each: a for loop binds `loop` only when it is recursive or its body names `loop`, and
+  // an included template sees the loop variables that are bound.
+  const dir = tempTree({
+    "loopy.jinja": "{{ loop is defined }}{% if loop is defined %}:{{ loop.index }}{% endif %}",
+  });
+  const render = (template: string): string =>
+    createRenderer({}).render(template, `${dir}/case.sls`, {}, `${dir}/c.cfg`);
+
+  it.each([
+    ["{% for i in [1, 2] %}{% include 'loopy.jinja' %} {% endfor %}", "False False "],
+    ["{% for i in [1, 2] %}{{ loop.index }}{% include 'loopy.jinja' %} {% endfor %}", "1True:1 2True:2 "],
+    [
+      "{% for i in [1, 2] %}{% for j in [5, 6] %}{% include 'loopy.jinja' %},{% endfor %}{{ loop.last }} {% endfor %}",
+      "True:1,True:1,False True:2,True:2,True ",
+    ],
+    [
+      "{% for i in [1] %}{% for j in [5] %}{{ loop.first }}{% endfor %}{% include 'loopy.jinja' %}{% endfor %}",
+      "TrueTrue:1",
+    ],
+    [
+      "{% for i in [[7]] recursive %}{% if i is iterable %}{{ loop(i) }}{% else %}{% include 'loopy.jinja' %}{% endif %}{% endfor %}",
+      "True:1",
+    ],
+  ])("%s is %s", (template, expected) => {
+    expect(render(template)).toBe(expected);
+  });
+});
