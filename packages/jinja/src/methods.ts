@@ -144,7 +144,8 @@ export const DICT_METHODS: Record<string, Method> = Object.assign(Object.create(
     const [key, def] = positional(args, 1, 2, "setdefault");
     const v = findItem(self, key);
     if (v !== NOT_FOUND) return v;
-    const value = def === undefined ? null : def;
+    // As `get`: an undefined default a template passes is stored and returned as that undefined value.
+    const value = args.length > 1 ? def : null;
     storeItem(self, key as MappingKey, value);
     return value;
   },

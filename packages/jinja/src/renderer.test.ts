@@ -214,8 +214,9 @@ describe("Salt globals", () => {
       "[{{ __stack__.traverse(pillar, 'nope', pillar.nope) }}]",
       "[{{ {'a': 1}.get('b', pillar.nope) }}]{{ {'a': 1}.get('b', pillar.nope) is defined }}",
       "{{ {'a': 1}.get('b') }}",
+      "{% set d = {} %}[{{ d.setdefault('a', pillar.nope) }}]{{ d }}{{ d.a is defined }}{{ d.setdefault('b') }}",
     ].join("|");
-    expect(renderCase(src)).toBe("[]|[]|[]|[]|False|[]|[]False|None");
+    expect(renderCase(src)).toBe("[]|[]|[]|[]|False|[]|[]False|None|[]{'a': }FalseNone");
   });
 
   it("binds __stack__.traverse's arguments by position or keyword, as Python binds traverse_dict_and_list's", () => {
