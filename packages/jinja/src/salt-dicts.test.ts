@@ -62,3 +62,31 @@ describe("__salt__['grains.filter_by']", () => {
     );
   });
 });
+
+describe("__salt__['defaults.merge'], ['defaults.deepcopy'] and ['slsutil.update']", () => {
+  // Salt's salt/modules/defaults.py and slsutil.py, over salt.utils.dictupdate.update; outputs checked with Jinja2
+  // 3.1.2 and those functions restated in Python.
+  it("merges into the destination in place, or into a copy, as Salt's defaults.merge does", () => {
+    const src = [
+      "{% set d = {'a': {'x': 1, 'l': [1]}, 'b': 2} %}{% do __salt__['defaults.merge'](d, {'a': {'y': 2, 'l': [1, 3]}, 'c': 3}) %}{{ d }}",
+      "{% set d = {'a': {'l': [1]}} %}{{ __salt__['defaults.merge'](d, {'a': {'l': [1, 3]}}, merge_lists=True) }}",
+      "{% set d = {'a': 1} %}{{ __salt__['defaults.merge'](d, {'b': 2}, in_place=False) }}{{ d }}",
+      "{% set s = {'a': [1]} %}{% set c = __salt__['defaults.deepcopy'](s) %}{% do c.a.append(2) %}{{ s }}{{ c }}",
+    ].join("|");
+    expect(renderCase(src)).toBe(
+      "{'a': {'x': 1, 'l': [1, 3], 'y': 2}, 'b': 2, 'c': 3}|{'a': {'l': [1, 3]}}|{'a': 1, 'b': 2}{'a': 1}|{'a': [1]}{'a': [1, 2]}",
+    );
+    expect(() => renderCase("{{ __salt__['defaults.merge']({'a': 1}, 'x') }}")).toThrow(
+      "Cannot update using non-dict types in dictupdate.update()",
+    );
+  });
+
+  it("updates recursively or not, as Salt's slsutil.update does", () => {
+    const src = [
+      "{{ __salt__['slsutil.update']({'a': {'x': 1}}, {'a': {'y': 2}}) }}",
+      "{{ __salt__['slsutil.update']({'a': {'x': 1}}, {'a': {'y': 2}}, recursive_update=False) }}",
+      "{{ __salt__['slsutil.update']({'a': [1, 2]}, {'a': [2, 3, 3]}, merge_lists=True) }}",
+    ].join("|");
+    expect(renderCase(src)).toBe("{'a': {'x': 1, 'y': 2}}|{'a': {'y': 2}}|{'a': [1, 2, 3, 3]}");
+  });
+});

@@ -39,6 +39,18 @@ export function saltUpdate(dest: Mapping, upd: Mapping, mergeLists: boolean): Ma
   return dest;
 }
 
+/**
+ * Salt's `dictupdate.update(dest, upd, recursive_update, merge_lists)` as its execution functions call it: both must be
+ * dicts (Python's TypeError otherwise); without `recursive` the keys of `upd` are written over `dest`'s.
+ */
+export function dictUpdate(dest: unknown, upd: unknown, recursive: boolean, mergeLists: boolean): Mapping {
+  if (!isMapping(dest) || !isMapping(upd))
+    throw new TemplateProblem("TypeError: Cannot update using non-dict types in dictupdate.update()");
+  if (recursive) return saltUpdate(dest, upd, mergeLists);
+  for (const key of mappingKeys(upd)) setItem(dest, key, deepCopy(getItem(upd, key)));
+  return dest;
+}
+
 /** Python's `fnmatch.fnmatchcase(name, pattern)`: `*`, `?`, `[seq]` and `[!seq]`, the whole name, case kept. */
 export function fnmatchCase(name: string, pattern: string): boolean {
   let re = "";

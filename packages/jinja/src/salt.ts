@@ -7,7 +7,7 @@ import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } fro
 import { splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
 import { pyBool, pyStr } from "./pyvalues.js";
-import { deepCopy, filterBy, mergedList, saltUpdate } from "./salt-dicts.js";
+import { deepCopy, dictUpdate, filterBy, mergedList, saltUpdate } from "./salt-dicts.js";
 import { loadSaltYaml } from "./yaml-bridge.js";
 
 const MISSING = Symbol("missing");
@@ -273,6 +273,20 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
         given.has("default") ? given.get("default") : "default",
         given.get("base"),
       );
+    },
+    "defaults.merge": (...args: unknown[]): unknown => {
+      const given = bindCall(args, "merge", ["dest", "src", "merge_lists", "in_place"], 2);
+      const inPlace = given.has("in_place") ? pyBool(given.get("in_place")) : true;
+      const dest = inPlace ? given.get("dest") : deepCopy(given.get("dest"));
+      return dictUpdate(dest, given.get("src"), true, pyBool(given.get("merge_lists") ?? false));
+    },
+    "defaults.deepcopy": (...args: unknown[]): unknown =>
+      deepCopy(bindCall(args, "deepcopy", ["source"], 1).get("source")),
+    "slsutil.update": (...args: unknown[]): unknown => {
+      const given = bindCall(args, "update", ["dest", "upd", "recursive_update", "merge_lists"], 2);
+      const recursive = given.has("recursive_update") ? pyBool(given.get("recursive_update")) : true;
+      const mergeLists = pyBool(given.get("merge_lists") ?? false);
+      return dictUpdate(given.get("dest"), given.get("upd"), recursive, mergeLists);
     },
     "file.join": (...args: unknown[]) => {
       let out = "";
