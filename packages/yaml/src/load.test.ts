@@ -416,6 +416,23 @@ describe("aliases", () => {
     expect(v.b).toBe(v.a);
   });
 
+  it("ends an anchor's name at a colon, anchoring an empty key as PyYAML does", () => {
+    // A list item written `- &name:` with its keys below: the anchor is `name`, on a null key of the item.
+    for (const load of [py, salt]) {
+      const exact = (text: string) =>
+        loadYaml(text, { flavor: load === py ? "pyyaml" : "salt", values: "exact" });
+      const item = (exact("- &server:\n  host: db1\n  port: 5432\n") as PyDict[])[0]!;
+      expect(item.keyList()).toEqual([null, "host", "port"]);
+      expect(item.get(null)).toBe(null);
+      expect(load("&x: 1\n")).toEqual({ null: 1 });
+      expect(load("one: &n 1\n*n: alias key\n")).toEqual({ one: 1, 1: "alias key" });
+      expect(load("{&k: v}")).toEqual({ null: "v" });
+      // Text after the colon is another token; a name of other characters is still refused.
+      expect(fails(() => load("a: &x: 1\n")).code).toBe("YAML_PARSE");
+      expect(fails(() => load("a: &b.c x\n")).code).toBe("YAML_PARSE");
+    }
+  });
+
   it("refuses undefined, duplicate and recursive anchors", () => {
     expect(fails(() => py("a: *nope")).message).toContain("found undefined alias");
     expect(fails(() => py("a: &x 1\nb: &x 2")).message).toContain("found duplicate anchor");

@@ -10,6 +10,7 @@ import type { YamlFlavor } from "./scalars.js";
 // An anchor or alias name, as PyYAML and libyaml scan it, and what may follow it.
 const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/;
 const AFTER_ANCHOR = " \t\r\n?:,]}%@`";
+const ANCHOR_CHAR = /[0-9A-Za-z_-]/;
 
 /** Default budget of constructed nodes, aliases counted as often as they are used (billion-laughs defence). */
 export const DEFAULT_MAX_NODES = 10_000_000;
@@ -491,6 +492,7 @@ interface LexerInternals {
   pushToIndex(index: number, allowEmpty: boolean): Generator<string, number>;
   parseQuotedScalar: unknown;
   parseFlowCollection: (this: LexerInternals) => Generator<string, string>;
+  pushUntil: (this: LexerInternals, test: (ch: string | undefined) => boolean) => Generator<string, number>;
 }
 
 /**
@@ -512,15 +514,45 @@ function flowWithoutIndentation(
   };
 }
 
+/**
+ * PyYAML and libyaml end an anchor or alias name at the first character that is not an ASCII letter, digit, `-` or
+ * `_`, and accept it when one of `AFTER_ANCHOR` follows: `&base:` is the anchor `base` on an empty key, `*a: 1` an
+ * alias used as a key. The `yaml` package's lexer takes every character up to a space or flow indicator into the
+ * name (`base:`), so anchors and aliases (the only names it reads with `pushUntil`) are cut where PyYAML cuts them;
+ * a name followed by anything else is left whole, for `checkNames` to refuse.
+ */
+function anchorsAsPyyaml(
+  original: (this: LexerInternals, test: (ch: string | undefined) => boolean) => Generator<string, number>,
+): (this: LexerInternals, test: (ch: string | undefined) => boolean) => Generator<string, number> {
+  return function* (this: LexerInternals, test) {
+    const buffer = this.buffer;
+    const first = buffer[this.pos];
+    if (first === "&" || first === "*") {
+      let end = this.pos + 1;
+      while (end < buffer.length && ANCHOR_CHAR.test(buffer[end]!)) end++;
+      const next = buffer[end];
+      if (end > this.pos + 1 && next !== undefined && AFTER_ANCHOR.includes(next) && !test(next)) {
+        return yield* this.pushToIndex(end, false);
+      }
+    }
+    return yield* original.call(this, test);
+  };
+}
+
 /** A `yaml` parser whose lexer reads quoted scalars as PyYAML does. */
 function pyyamlParser(onNewLine: (offset: number) => void): Parser {
   const parser = new (yamlLibrary().Parser)(onNewLine);
   const lexer = (parser as unknown as { lexer: LexerInternals }).lexer;
-  if (typeof lexer?.parseQuotedScalar !== "function" || typeof lexer.parseFlowCollection !== "function") {
+  if (
+    typeof lexer?.parseQuotedScalar !== "function" ||
+    typeof lexer.parseFlowCollection !== "function" ||
+    typeof lexer.pushUntil !== "function"
+  ) {
     throw new Error("@merge/yaml: the yaml package's lexer has changed; quoted scalars cannot be read");
   }
   lexer.parseQuotedScalar = lexQuotedScalar;
   lexer.parseFlowCollection = flowWithoutIndentation(lexer.parseFlowCollection);
+  lexer.pushUntil = anchorsAsPyyaml(lexer.pushUntil);
   return parser;
 }
 
@@ -697,11 +729,26 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   return { text, lines, docs, reread: reread.size === 0 ? undefined : { original, kinds: reread } };
 }
 
-function syntaxError(doc: ParsedDoc, lines: LineIndex, file: string | undefined): void {
+/** Whether `offset` is right after an anchor's name, where PyYAML lets `:` and the other `AFTER_ANCHOR` follow. */
+function afterAnchorName(text: string, offset: number): boolean {
+  let start = offset;
+  while (start > 0 && ANCHOR_CHAR.test(text[start - 1]!)) start--;
+  return start < offset && text[start - 1] === "&" && AFTER_ANCHOR.includes(text[offset] ?? " ");
+}
+
+function syntaxError(doc: ParsedDoc, prepared: Prepared, file: string | undefined): void {
   // PyYAML starts a comment at any `#` met between tokens (`"d"# c`); the yaml package wants white space first.
+  // It also ends an anchor's name before `:` (`&base:` anchors an empty key), where the yaml package wants a space.
   const first = doc.errors.find(
-    (e) => !(e.code === "MISSING_CHAR" && e.message.startsWith("Comments must be separated")),
+    (e) =>
+      !(
+        e.code === "MISSING_CHAR" &&
+        (e.message.startsWith("Comments must be separated") ||
+          (e.message.startsWith("Tags and anchors must be separated") &&
+            afterAnchorName(prepared.text, e.pos[0])))
+      ),
   );
+  const lines = prepared.lines;
   if (first === undefined) return;
   // The yaml package reports its own stack exhaustion; it is a nesting problem for the user.
   const code: YamlErrorCode = first.code === "RESOURCE_EXHAUSTION" ? "DEPTH_LIMIT" : "YAML_PARSE";
@@ -715,7 +762,7 @@ function constructDocument(
   options: LoadYamlOptions,
   track: boolean,
 ): { value: unknown; pos: BuiltPosition | undefined } {
-  syntaxError(doc, prepared.lines, options.filename);
+  syntaxError(doc, prepared, options.filename);
   const ctor = new YamlConstructor({
     flavor: options.flavor ?? "pyyaml",
     file: options.filename,
@@ -749,7 +796,7 @@ function loadSingle(
   const prepared = prepare(input, options);
   const [first, second] = prepared.docs;
   if (first === undefined) return { value: null, pos: undefined };
-  syntaxError(first, prepared.lines, options.filename);
+  syntaxError(first, prepared, options.filename);
   if (second !== undefined) {
     throw yamlError(
       "YAML_PARSE",
