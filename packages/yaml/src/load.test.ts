@@ -402,6 +402,18 @@ describe("documents, encoding and syntax errors", () => {
     expect(py("a: 'x\ty'\nb: |\n  p\tq\n# \tc")).toEqual({ a: "x\ty", b: "p\tq\n" });
   });
 
+  it("refuses escaped surrogates in the salt flavour, as libyaml does, and reads them in the pyyaml flavour", () => {
+    // An emoji in JSON written with ensure_ascii (Jinja's tojson): a surrogate pair of escapes.
+    for (const text of ['{"icon": "\\ud83d\\ude00"}\n', 'motd: "hi \\ud83d\\ude00"\n', 'a: ["\\udfff"]\n']) {
+      const error = fails(() => salt(text));
+      expect(error.code).toBe("YAML_PARSE");
+      expect(error.message).toContain("invalid Unicode character escape code");
+    }
+    expect(py('{"icon": "\\ud83d\\ude00"}\n')).toEqual({ icon: "\u{1f600}" });
+    // An escaped backslash before `u` is no escape of a code point; other code points are fine in both.
+    expect(salt('a: "\\\\ud83d \\u00e9 \\U0001F600"\n')).toEqual({ a: "\\ud83d \u00e9 \u{1f600}" });
+  });
+
   it("reports syntax errors with 1-based line and column", () => {
     const error = fails(() => py("a: [1, 2\nb: 3\n"));
     expect(error.code).toBe("YAML_PARSE");

@@ -190,6 +190,7 @@ function checkTree(
     if (inFlow && tok.type === "scalar")
       checkFlowPlain(tok, tabs === "pyyaml" || flavor === "pyyaml", lines, file);
     if (tabs === "libyaml" && tok.type === "block-scalar") checkBlockScalarTabs(tok, text, lines, file);
+    if (flavor === "salt" && tok.type === "double-quoted-scalar") checkEscapedCodes(tok, lines, file);
     // Inside flow collections libyaml skips tabs like spaces.
     if (tabs !== "none" && !(inFlow && tabs === "libyaml")) {
       const root = tok.type === "document" ? tok.value?.type : undefined;
@@ -362,6 +363,30 @@ function checkNames(tok: CST.Token, text: string, lines: LineIndex, file: string
     for (const item of tok.items) {
       for (const t of item.start) check(t);
       if ("sep" in item && item.sep !== undefined) for (const t of item.sep) check(t);
+    }
+  }
+}
+
+/**
+ * libyaml refuses a `\u` or `\U` escape that names a surrogate (U+D800 to U+DFFF) or a code point past U+10FFFF
+ * ("found invalid Unicode character escape code"), so JSON that escapes a character outside the Basic Multilingual
+ * Plane as a surrogate pair (`"\ud83d\ude00"`, as `json.dumps` and Jinja's `tojson` write emoji) cannot be read
+ * by Salt; PyYAML's own scanner takes the pair as two code points.
+ */
+function checkEscapedCodes(tok: CST.FlowScalar, lines: LineIndex, file: string | undefined): void {
+  const source = tok.source;
+  for (let i = source.indexOf("\\"); i >= 0; i = source.indexOf("\\", i + 2)) {
+    const kind = source[i + 1];
+    if (kind !== "u" && kind !== "U") continue;
+    const digits = source.slice(i + 2, i + (kind === "u" ? 6 : 10));
+    const code = /^[0-9A-Fa-f]+$/.test(digits) ? Number.parseInt(digits, 16) : 0;
+    if ((code >= 0xd800 && code <= 0xdfff) || code > 0x10ffff) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found invalid Unicode character escape code (while parsing a quoted scalar)",
+        file,
+        mark(lines, tok.offset + i + 2),
+      );
     }
   }
 }
