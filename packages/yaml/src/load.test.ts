@@ -33,6 +33,25 @@ describe("YAML 1.1 implicit types (PyYAML resolver)", () => {
     ]);
   });
 
+  it("builds an explicit !!int as Python's int(text, base) does, YAML 1.2 octal included", () => {
+    // Resolved implicitly `0o644` is a string; tagged, PyYAML hands "0o644" to int(..., 8), which takes the prefix.
+    expect(
+      py("mode: !!int 0o644\nplain: 0o644\nneg: !!int -0O17\nhex: !!int 0x0x1F\nbin: !!int 0b0b11"),
+    ).toEqual({
+      mode: 420,
+      plain: "0o644",
+      neg: -15,
+      hex: 31,
+      bin: 3,
+    });
+    expect(salt("neg: !!int -0o17\n")).toEqual({ neg: -15 });
+    // Salt strips the leading zero first, and int("o644", 8) fails.
+    expect(fails(() => salt("mode: !!int 0o644\n")).code).toBe("YAML_TAG");
+    for (const text of ["a: !!int 0o", "a: !!int 0o8", "a: !!int 00o7", "a: !!int 0x"]) {
+      expect(fails(() => py(text)).code).toBe("YAML_TAG");
+    }
+  });
+
   it("keeps digits that are no YAML 1.1 number as strings", () => {
     expect(py("[1e3, 0o17, 09, 0:30, 1:60, 1.0e3, 1__, 0b2]")).toEqual([
       "1e3",

@@ -18,6 +18,30 @@ const SMALL_DEC = /^[1-9][0-9]{0,14}$/;
 /** Python 3.11+ refuses to convert a decimal text of more digits than this to an int (`sys.get_int_max_str_digits`). */
 export const PYTHON_INT_MAX_STR_DIGITS = 4300;
 
+const RADIX_PREFIX = { 2: /^0[bB]/, 8: /^0[oO]/, 16: /^0[xX]/ } as const;
+const RADIX_DIGITS = { 2: BIN, 8: OCT, 16: HEX } as const;
+
+/**
+ * Python's `int(text, radix)`, which PyYAML calls on what follows `0b`/`0x`, or on the whole value from its `0`:
+ * white space around, a sign, and the radix's own prefix are allowed (`!!int 0o17` is 15, as `int("0o17", 8)`).
+ * Undefined where Python raises ValueError.
+ */
+function pythonInt(text: string, radix: 2 | 8 | 16, sign: 1 | -1): number | bigint | undefined {
+  let digits = text.trim();
+  let inner: 1 | -1 = 1;
+  if (digits[0] === "+" || digits[0] === "-") {
+    inner = digits[0] === "-" ? -1 : 1;
+    digits = digits.slice(1);
+  }
+  if (RADIX_PREFIX[radix].test(digits)) digits = digits.slice(2);
+  if (!RADIX_DIGITS[radix].test(digits)) return undefined;
+  return toInt(digits, radix, (sign * inner) as 1 | -1);
+}
+
+function throwError(error: Error): never {
+  throw error;
+}
+
 function toInt(digits: string, radix: 2 | 8 | 10 | 16, sign: 1 | -1): number | bigint {
   const prefix = radix === 2 ? "0b" : radix === 8 ? "0o" : radix === 16 ? "0x" : "";
   return fromBig(BigInt(`${prefix}${digits}`) * BigInt(sign));
@@ -54,18 +78,9 @@ export function constructInt(text: string, flavor: YamlFlavor): number | bigint 
   if (value[0] === "+" || value[0] === "-") value = value.slice(1);
   const bad = (): ConstructError => new ConstructError(`invalid literal for int(): '${text}'`);
   if (value === "0") return 0;
-  if (value.startsWith("0b")) {
-    if (!BIN.test(value.slice(2))) throw bad();
-    return toInt(value.slice(2), 2, sign);
-  }
-  if (value.startsWith("0x")) {
-    if (!HEX.test(value.slice(2))) throw bad();
-    return toInt(value.slice(2), 16, sign);
-  }
-  if (value[0] === "0") {
-    if (!OCT.test(value)) throw bad();
-    return toInt(value, 8, sign);
-  }
+  if (value.startsWith("0b")) return pythonInt(value.slice(2), 2, sign) ?? throwError(bad());
+  if (value.startsWith("0x")) return pythonInt(value.slice(2), 16, sign) ?? throwError(bad());
+  if (value[0] === "0") return pythonInt(value, 8, sign) ?? throwError(bad());
   if (value.includes(":")) {
     const parts = value.split(":");
     for (const part of parts) {
