@@ -433,6 +433,27 @@ describe("documents, encoding and syntax errors", () => {
     expect(salt('a: "\\\\ud83d \\u00e9 \\U0001F600"\n')).toEqual({ a: "\\ud83d \u00e9 \u{1f600}" });
   });
 
+  it("checks %YAML and %TAG directives as PyYAML's parser and libyaml do", () => {
+    for (const load of [py, salt]) {
+      const flavor = load === py ? "pyyaml" : "salt";
+      // Each document has directives of its own.
+      expect(loadYamlAll("%YAML 1.2\n--- a\n...\n%YAML 1.1\n--- b\n", { flavor })).toEqual(["a", "b"]);
+      expect(load("%TAG !e! tag:example.com,2000:\n---\nk: v\n")).toEqual({ k: "v" });
+      for (const text of [
+        "%YAML 1.1\n%YAML 1.1\n---\na: 1\n",
+        "%YAML 2.0\n---\na: 1\n",
+        "%TAG !e! tag:x,2000:\n%TAG !e! tag:y,2000:\n---\na: 1\n",
+      ]) {
+        expect(fails(() => load(text)).code).toBe("YAML_PARSE");
+      }
+    }
+    // PyYAML takes any 1.x and skips a directive it does not know; libyaml takes 1.1 and 1.2 only, and no other name.
+    for (const text of ["%YAML 1.3\n---\na: 1\n", "%YAML 1.0\n---\na: 1\n", "%FOO bar\n---\na: 1\n"]) {
+      expect(py(text)).toEqual({ a: 1 });
+      expect(fails(() => salt(text)).code).toBe("YAML_PARSE");
+    }
+  });
+
   it("reports syntax errors with 1-based line and column", () => {
     const error = fails(() => py("a: [1, 2\nb: 3\n"));
     expect(error.code).toBe("YAML_PARSE");

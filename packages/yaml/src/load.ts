@@ -368,6 +368,50 @@ function checkNames(tok: CST.Token, text: string, lines: LineIndex, file: string
 }
 
 /**
+ * The directives before each document as PyYAML's parser and libyaml take them: one `%YAML` at most, of major
+ * version 1 (libyaml: 1.1 or 1.2 only), and one `%TAG` per handle; libyaml also refuses a directive of another name,
+ * which PyYAML skips.
+ */
+function checkDirectives(
+  tokens: readonly CST.Token[],
+  flavor: YamlFlavor,
+  lines: LineIndex,
+  file: string | undefined,
+): void {
+  let version = false;
+  const handles = new Set<string>();
+  const refuse = (message: string, offset: number): never => {
+    throw yamlError("YAML_PARSE", message, file, mark(lines, offset));
+  };
+  for (const tok of tokens) {
+    if (tok.type === "document") {
+      version = false;
+      handles.clear();
+      continue;
+    }
+    if (tok.type !== "directive") continue;
+    const [name, first] = tok.source.split(/[ \t]+/);
+    if (name === "%YAML") {
+      if (version) refuse("found duplicate YAML directive", tok.offset);
+      version = true;
+      const number = /^(\d+)\.(\d+)$/.exec(first ?? "");
+      // A malformed number is the yaml package's error already.
+      if (number === null) continue;
+      const major = Number(number[1]);
+      const minor = Number(number[2]);
+      if (major !== 1 || (flavor === "salt" && minor !== 1 && minor !== 2)) {
+        refuse("found incompatible YAML document (version 1.* is required)", tok.offset);
+      }
+    } else if (name === "%TAG") {
+      if (first !== undefined && handles.has(first)) refuse(`duplicate tag handle '${first}'`, tok.offset);
+      if (first !== undefined) handles.add(first);
+    } else if (flavor === "salt") {
+      refuse("found unknown directive name (while scanning a directive)", tok.offset + 1);
+    }
+  }
+}
+
+/**
  * libyaml refuses a `\u` or `\U` escape that names a surrogate (U+D800 to U+DFFF) or a code point past U+10FFFF
  * ("found invalid Unicode character escape code"), so JSON that escapes a character outside the Basic Multilingual
  * Plane as a surrogate pair (`"\ud83d\ude00"`, as `json.dumps` and Jinja's `tojson` write emoji) cannot be read
@@ -734,6 +778,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   const reread = new Map<number, RereadKind>();
   const flavor = options.flavor ?? "pyyaml";
   for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file, reread, separators, flavor);
+  checkDirectives(tokens, flavor, lines, file);
   if (tabs === "libyaml") {
     // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there.
     for (const token of tokens) {
