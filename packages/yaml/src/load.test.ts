@@ -262,6 +262,20 @@ describe("tags (SafeLoader)", () => {
     expect(v[9]).toBeInstanceOf(YamlTimestamp);
   });
 
+  it("decodes !!binary as Python's base64.decodebytes does, padding in the middle included", () => {
+    const text = (v: unknown) => Buffer.from(v as Uint8Array).toString();
+    // Padding that completes a group ends the data; padding that cannot is skipped, like any other character.
+    expect(text(py("!!binary aGVsbG8===\n"))).toBe("hello");
+    expect(text(py("!!binary aGk=aGk=\n"))).toBe("hi");
+    expect(text(py("!!binary =aGk=\n"))).toBe("hi");
+    expect(text(py("!!binary |\n  aGVs\n  bG8=\n  ....\n"))).toBe("hello");
+    expect(text(salt("!!binary aGk=.. trailing\n"))).toBe("hi");
+    expect(text(py("!!binary aGVsbG8=a\n"))).toBe("hello");
+    for (const bad of ["!!binary aGk", "!!binary a", "!!binary aGVsb"]) {
+      expect(fails(() => py(bad)).code).toBe("YAML_TAG");
+    }
+  });
+
   it("builds !!set as a Set and !!omap / !!pairs as key-value pairs", () => {
     expect(py("!!set {a, b, 1}")).toEqual(new Set(["a", "b", 1]));
     expect(py("!!omap [a: 1, b: 2]")).toEqual([

@@ -190,26 +190,51 @@ export function constructBool(text: string): boolean {
   return BOOLS[key]!;
 }
 
-const B64_ALPHABET = /[^A-Za-z0-9+/=]/g;
+const B64_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/** `!!binary`: base64 as Python's `base64.decodebytes` reads it (characters outside the alphabet are skipped). */
+/**
+ * `!!binary`: base64 as Python's `base64.decodebytes` (`binascii.a2b_base64`, not strict) reads it. Characters
+ * outside the alphabet are skipped; `=` ends the data once it completes a group of four (`aGk=` then anything is
+ * `hi`), and is skipped where it cannot (`=aGk=` is `hi` too); a last group of one character is refused, and one of
+ * two or three without its padding is "Incorrect padding".
+ */
 export function constructBinary(text: string): Uint8Array {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the check is exactly for non-ASCII input
   if (/[^\x00-\x7f]/.test(text))
     throw new ConstructError("failed to convert base64 data into ascii characters");
-  const clean = text.replace(B64_ALPHABET, "");
-  const data = clean.replace(/=+$/, "");
-  if (
-    data.includes("=") ||
-    data.length % 4 === 1 ||
-    (clean.length - data.length > 0 && clean.length % 4 !== 0)
-  ) {
-    throw new ConstructError("failed to decode base64 data: Incorrect padding");
+  const out = new Uint8Array(Math.ceil((text.length * 3) / 4));
+  let length = 0;
+  // Where in a group of four the next digit falls, the bits carried to the next byte, and `=` seen in a row.
+  let position = 0;
+  let carry = 0;
+  let pads = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === "=") {
+      pads++;
+      if (position >= 2 && position + pads >= 4) return out.slice(0, length);
+      continue;
+    }
+    const digit = B64_DIGITS.indexOf(ch);
+    if (digit < 0) continue;
+    pads = 0;
+    if (position === 0) carry = digit;
+    else if (position === 1) {
+      out[length++] = (carry << 2) | (digit >> 4);
+      carry = digit & 0x0f;
+    } else if (position === 2) {
+      out[length++] = ((carry << 4) | (digit >> 2)) & 0xff;
+      carry = digit & 0x03;
+    } else out[length++] = ((carry << 6) | digit) & 0xff;
+    position = (position + 1) % 4;
   }
-  if (clean.length % 4 !== 0 && clean.length === data.length) {
-    throw new ConstructError("failed to decode base64 data: Incorrect padding");
+  if (position === 1) {
+    throw new ConstructError(
+      "failed to decode base64 data: Invalid base64-encoded string: the number of data characters cannot be 1 more than a multiple of 4",
+    );
   }
-  return new Uint8Array(Buffer.from(data, "base64"));
+  if (position !== 0) throw new ConstructError("failed to decode base64 data: Incorrect padding");
+  return out.slice(0, length);
 }
 
 /** `!!timestamp`: a `YamlTimestamp` for PyYAML; Salt registers its scalar constructor, so there it stays a string. */
