@@ -493,6 +493,15 @@ describe("aliases", () => {
       expect(load("&x: 1\n")).toEqual({ null: 1 });
       expect(load("one: &n 1\n*n: alias key\n")).toEqual({ one: 1, 1: "alias key" });
       expect(load("{&k: v}")).toEqual({ null: "v" });
+      // As the first key of a nested mapping too (with or without a space before the colon); a property on a
+      // line of its own still belongs to the mapping below it.
+      expect(load("schema:\n  &note:\n    type: object\nagain: *note\n")).toEqual({
+        schema: { null: { type: "object" } },
+        again: null,
+      });
+      expect(load("p:\n  &o : 2\n")).toEqual({ p: { null: 2 } });
+      expect(load("p:\n  !!str :\n    t: o\n")).toEqual({ p: { "": { t: "o" } } });
+      expect(load("p:\n  &m\n  k: v\nq: *m\n")).toEqual({ p: { k: "v" }, q: { k: "v" } });
       // Text after the colon is another token; a name of other characters is still refused.
       expect(fails(() => load("a: &x: 1\n")).code).toBe("YAML_PARSE");
       expect(fails(() => load("a: &b.c x\n")).code).toBe("YAML_PARSE");

@@ -263,6 +263,7 @@ function checkTree(
       case "block-map":
       case "block-seq":
       case "flow-collection":
+        if (tok.type !== "flow-collection") for (const item of tok.items) liftKeyProps(item, text);
         for (const item of tok.items) {
           const flow = inFlow || tok.type === "flow-collection";
           const indent = tok.type === "flow-collection" ? blockIndent : tok.indent;
@@ -274,6 +275,34 @@ function checkTree(
         break;
     }
   }
+}
+
+/**
+ * An anchor or tag followed on its line by `:` belongs to an empty key in PyYAML (`p:\n  &a:\n    k: v` is
+ * `{p: {null: {k: v}}}`): the simple key starts at the property. The `yaml` package's parser gives a property that
+ * opens a nested block mapping to that mapping, so such properties are moved from the entry before onto the
+ * mapping's first, empty key. A property on a line of its own still belongs to the mapping.
+ */
+function liftKeyProps(
+  item: CST.BlockMap["items"][number] | CST.BlockSequence["items"][number],
+  text: string,
+): void {
+  const sep = "sep" in item ? item.sep : undefined;
+  const map = item.value;
+  if (sep === undefined || map?.type !== "block-map") return;
+  const first = map.items[0];
+  if (first === undefined || first.explicitKey || ("key" in first && first.key != null)) return;
+  if (first.start.some((t) => t.type === "anchor" || t.type === "tag")) return;
+  const valueInd = first.sep?.find((t) => t.type === "map-value-ind");
+  if (valueInd === undefined) return;
+  // The properties at the end of the entry before, followed by nothing but spaces up to the `:`.
+  let from = sep.length;
+  while (from > 0 && ["anchor", "tag", "space"].includes(sep[from - 1]!.type)) from--;
+  while (from < sep.length && sep[from]!.type === "space") from++;
+  if (from === sep.length || !sep.slice(from).some((t) => t.type === "anchor" || t.type === "tag")) return;
+  const start = sep[from]!.offset;
+  if (/[\r\n]/.test(text.slice(start, valueInd.offset))) return;
+  first.start.unshift(...sep.splice(from));
 }
 
 /**
