@@ -447,6 +447,15 @@ describe("documents, encoding and syntax errors", () => {
     expect(salt('a: "\\\\ud83d \\u00e9 \\U0001F600"\n')).toEqual({ a: "\\ud83d \u00e9 \u{1f600}" });
   });
 
+  it("refuses a comment glued to a block scalar's indicators in the pyyaml flavour only", () => {
+    for (const text of ["motd: |# shown at login\n  hello\n", "a: >-#c\n  x\n", "- |2#\n   x\n"]) {
+      expect(fails(() => py(text)).message).toContain("expected chomping or indentation indicators");
+      expect(() => salt(text)).not.toThrow();
+    }
+    expect(salt("motd: |# shown at login\n  hello\n")).toEqual({ motd: "hello\n" });
+    expect(py("motd: | # shown at login\n  hello\n")).toEqual({ motd: "hello\n" });
+  });
+
   it("checks %YAML and %TAG directives as PyYAML's parser and libyaml do", () => {
     for (const load of [py, salt]) {
       const flavor = load === py ? "pyyaml" : "salt";

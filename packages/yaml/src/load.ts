@@ -191,6 +191,7 @@ function checkTree(
       checkFlowPlain(tok, tabs === "pyyaml" || flavor === "pyyaml", lines, file);
     if (tabs === "libyaml" && tok.type === "block-scalar") checkBlockScalarTabs(tok, text, lines, file);
     if (flavor === "salt" && tok.type === "double-quoted-scalar") checkEscapedCodes(tok, lines, file);
+    if (flavor === "pyyaml" && tok.type === "block-scalar") checkBlockScalarHeader(tok, text, lines, file);
     // Inside flow collections libyaml skips tabs like spaces.
     if (tabs !== "none" && !(inFlow && tabs === "libyaml")) {
       const root = tok.type === "document" ? tok.value?.type : undefined;
@@ -438,6 +439,28 @@ function checkDirectives(
       refuse("found unknown directive name (while scanning a directive)", tok.offset + 1);
     }
   }
+}
+
+/**
+ * PyYAML wants white space or the end of the line right after a block scalar's indicators (`|#c` is "expected
+ * chomping or indentation indicators, but found '#'"); libyaml, like the `yaml` package, takes the `#` for a comment.
+ */
+function checkBlockScalarHeader(
+  tok: CST.BlockScalar,
+  text: string,
+  lines: LineIndex,
+  file: string | undefined,
+): void {
+  const header = tok.props.find((t) => t.type === "block-scalar-header") as CST.SourceToken | undefined;
+  if (header === undefined) return;
+  const after = header.offset + header.source.length;
+  if (text[after] !== "#") return;
+  throw yamlError(
+    "YAML_PARSE",
+    "expected chomping or indentation indicators, but found '#' (while scanning a block scalar)",
+    file,
+    mark(lines, after),
+  );
 }
 
 /**
