@@ -447,6 +447,21 @@ describe("documents, encoding and syntax errors", () => {
     expect(salt('a: "\\\\ud83d \\u00e9 \\U0001F600"\n')).toEqual({ a: "\\ud83d \u00e9 \u{1f600}" });
   });
 
+  it("takes a block scalar on the line after its key, at the key's indentation, for the key's value", () => {
+    for (const load of [py, salt]) {
+      expect(load("after_success:\n|-\n  - run coveralls\nnext: 1\n")).toEqual({
+        after_success: "- run coveralls",
+        next: 1,
+      });
+      expect(load("p:\n  k:\n  # c\n  >\n    folded\n  z: 1\nq: 2\n")).toEqual({
+        p: { k: "folded\n", z: 1 },
+        q: 2,
+      });
+      // An anchor or tag there starts a simple key, which then lacks its colon.
+      expect(fails(() => load("k:\n&a |\n  x\n")).code).toBe("YAML_PARSE");
+    }
+  });
+
   it("refuses a comment glued to a block scalar's indicators in the pyyaml flavour only", () => {
     for (const text of ["motd: |# shown at login\n  hello\n", "a: >-#c\n  x\n", "- |2#\n   x\n"]) {
       expect(fails(() => py(text)).message).toContain("expected chomping or indentation indicators");

@@ -183,6 +183,7 @@ function checkTree(
   const stack: [CST.Token, number, boolean, number][] = [[token, 0, false, -1]];
   while (stack.length > 0) {
     const [tok, depth, inFlow, blockIndent] = stack.pop()!;
+    if (tok.type === "block-map") attachBlockScalarValues(tok);
     if (tabs === "libyaml" && tok.type === "scalar") checkPlainContinuation(tok, blockIndent, lines, file);
     const kind = rereadKind(tok, separators);
     if (kind !== undefined) reread.set((tok as CST.FlowScalar).offset, kind);
@@ -275,6 +276,29 @@ function checkTree(
       default:
         break;
     }
+  }
+}
+
+/**
+ * PyYAML and libyaml take a block scalar that starts on the line after `key:`, at the key's own indentation, for
+ * the key's value (`script:\n|\n  echo hi`); the `yaml` package's parser makes it the next entry's key, with the
+ * entries after it as that key's value. The scalar is given back to the entry before as its value, and the entries
+ * after it to the mapping.
+ */
+function attachBlockScalarValues(map: CST.BlockMap): void {
+  for (let i = 1; i < map.items.length; i++) {
+    const item = map.items[i]!;
+    const before = map.items[i - 1]!;
+    if (item.key?.type !== "block-scalar" || item.explicitKey || before.value !== undefined) continue;
+    if (!before.sep?.some((t) => t.type === "map-value-ind")) continue;
+    // With an anchor or tag before it the line starts a simple key in PyYAML too, and lacks its `:`.
+    if (item.start.some((t) => t.type !== "space" && t.type !== "newline" && t.type !== "comment")) continue;
+    if (item.sep?.some((t) => t.type !== "space" && t.type !== "newline")) continue;
+    const rest = item.value;
+    if (rest !== undefined && (rest.type !== "block-map" || rest.indent !== map.indent)) continue;
+    before.sep.push(...item.start);
+    before.value = item.key;
+    map.items.splice(i, 1, ...(rest === undefined ? [] : rest.items));
   }
 }
 
