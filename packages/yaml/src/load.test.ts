@@ -459,6 +459,8 @@ describe("documents, encoding and syntax errors", () => {
       });
       // An anchor or tag there starts a simple key, which then lacks its colon.
       expect(fails(() => load("k:\n&a |\n  x\n")).code).toBe("YAML_PARSE");
+      // Lines at the key's indentation end the scalar (empty here), and a deeper line after them is refused.
+      expect(fails(() => load("p:\n  c:\n  |-\n  t: o\n    d: u\n")).code).toBe("YAML_PARSE");
     }
   });
 

@@ -296,6 +296,9 @@ function attachBlockScalarValues(map: CST.BlockMap): void {
     if (item.sep?.some((t) => t.type !== "space" && t.type !== "newline")) continue;
     const rest = item.value;
     if (rest !== undefined && (rest.type !== "block-map" || rest.indent !== map.indent)) continue;
+    // As a key the scalar may have taken lines at the mapping's own indentation, which end it in PyYAML.
+    const content = /^(?: *(?:\r?\n|$))*( *)\S/.exec(item.key.source);
+    if (content !== null && content[1]!.length <= map.indent) continue;
     before.sep.push(...item.start);
     before.value = item.key;
     map.items.splice(i, 1, ...(rest === undefined ? [] : rest.items));
