@@ -3,7 +3,8 @@ real PyYAML gives, as one JSON list on standard output.
 
 A request is {"text": ..., "loader": L}: L is "safe" (yaml.SafeLoader, pure Python: cloud-init's yaml.safe_load),
 "csafe" (yaml.CSafeLoader, libyaml) or "salt" (libyaml with the constructor rules of Salt's SaltYamlSafeLoader:
-unsigned ints lose their leading zeros, timestamps stay strings, a repeated key is an error).
+unsigned ints lose their leading zeros, timestamps stay strings, a repeated key is an error, and a `<<` entry
+whose key is also written in the mapping is dropped before that check, as Salt's own flatten_mapping drops it).
 
 An answer is the loaded value in a typed JSON form ({"$int": "10"}, {"$float": "1.5"}, {"$map": [[k, v], ...]},
 {"$set": [...]}, {"$bytes": base64}, {"$date": iso}, {"$datetime": iso}) or {"$error": exception class name}.
@@ -16,7 +17,7 @@ import sys
 
 import yaml
 from yaml.constructor import ConstructorError
-from yaml.nodes import MappingNode
+from yaml.nodes import MappingNode, SequenceNode
 
 if hasattr(sys, "set_int_max_str_digits"):
     # Only for writing answers: loading still runs under the limit, which is part of what is compared.
@@ -46,6 +47,33 @@ class SaltLikeLoader(yaml.CSafeLoader):
                 raise ConstructorError(None, None, "found conflicting ID", key_node.start_mark)
             mapping[key] = self.construct_object(value_node, deep=deep)
         return mapping
+
+
+    def flatten_mapping(self, node):
+        # Salt's rule: the `<<` entries are gathered as PyYAML gathers them (a list of mappings last first), then
+        # any whose key node has the same text as a key written in this mapping is left out; the rest go first.
+        merged = []
+        kept = []
+        for key_node, value_node in node.value:
+            if key_node.tag != "tag:yaml.org,2002:merge":
+                if key_node.tag == "tag:yaml.org,2002:value":
+                    key_node.tag = "tag:yaml.org,2002:str"
+                kept.append((key_node, value_node))
+                continue
+            sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+            if not isinstance(value_node, (MappingNode, SequenceNode)):
+                raise ConstructorError(None, None, "expected a mapping or list of mappings for merging",
+                                       value_node.start_mark)
+            entries = []
+            for source in sources:
+                if not isinstance(source, MappingNode):
+                    raise ConstructorError(None, None, "expected a mapping for merging", source.start_mark)
+                self.flatten_mapping(source)
+                entries.append(source.value)
+            for group in reversed(entries) if isinstance(value_node, SequenceNode) else entries:
+                merged.extend(group)
+        written = [key_node.value for key_node, _ in kept]
+        node.value = [entry for entry in merged if entry[0].value not in written] + kept
 
 
 SaltLikeLoader.add_constructor("tag:yaml.org,2002:timestamp", SaltLikeLoader.construct_scalar)

@@ -74,6 +74,20 @@ describe.runIf(runOracle)(`reading agrees with ${oracleName}`, () => {
     expect(unexpected("salt", mismatches.salt).slice(0, 20)).toEqual([]);
   });
 
+  it("merges `<<` keys as PyYAML and Salt do: written keys win, and in Salt a key merged twice is an error", () => {
+    const merges = [
+      "base: &b {user: root, mode: 644}\nfile:\n  <<: *b\n  mode: 600\n",
+      "a: &a {k: 1}\nb: &b {k: 2}\nc:\n  <<: [*a, *b]\n",
+      "a: &a {k: 1}\nb: &b {k: 2, j: 3}\nc:\n  <<: [*a, *b]\n  k: 0\n",
+      "<<: {1: merged}\n'1': written\n",
+      "<<: {1.0: merged}\n1: written\n",
+      "a: &a {x: 1, <<: {x: 0, y: 0}}\nb:\n  <<: *a\n  y: 2\n",
+    ];
+    const mismatches = readerMismatches(merges);
+    expect(mismatches.pyyaml).toEqual([]);
+    expect(mismatches.salt).toEqual([]);
+  });
+
   it(`reads ${texts.length} texts holding strings of every character class as PyYAML and Salt do`, () => {
     const mismatches = readerMismatches(texts);
     expect(unexpected("pyyaml", mismatches.pyyaml).slice(0, 20)).toEqual([]);
