@@ -37,7 +37,7 @@ import {
   pyTypeName,
 } from "./pyvalues.js";
 import { pyJsonDumps, pyPformat } from "./serialize-python.js";
-import { traverse } from "./salt.js";
+import { traverseOr } from "./salt.js";
 import { wrapLine } from "./textwrap.js";
 import { urlize } from "./urlize.js";
 import { saltXml } from "./xml.js";
@@ -943,8 +943,12 @@ export function saltFilters(strict: boolean): Record<string, Filter> {
     f.yaml_squote = (v) => saltYamlSquote(v);
     f.yaml_encode = (v) => saltYamlEncode(v);
     f.traverse = (v, ...args) => {
-      const [key, def = null, delimiter = ":"] = bindArgs(args, ["key", "default", "delimiter"], "traverse");
-      return traverse(v, key, def, String(delimiter));
+      const [key, def, delimiter = ":"] = bindArgs(args, ["key", "default", "delimiter"], "traverse");
+      // A default the template gave comes back as it is, an undefined one too (Salt's filter returns Jinja's
+      // Undefined, which prints nothing); only a default left out is None.
+      const { pos, kw } = splitArgs(args);
+      const given = pos.length > 1 || (kw !== undefined && hasOwn(kw, "default"));
+      return traverseOr(v, key, given ? def : null, String(delimiter));
     };
   }
   return f;

@@ -219,6 +219,21 @@ describe("Salt globals", () => {
     expect(renderCase(src)).toBe("[]|[]|[]|[]|False|[]|[]False|None|[]{'a': }FalseNone");
   });
 
+  it("gives back the |traverse filter's undefined default as undefined; a default left out is None", () => {
+    // Jinja2 3.1.2 with Salt's traverse_dict_and_list as the `traverse` filter, d = {'a': {'b': 1}}.
+    const vars = { ...structuredClone(VARS), d: { a: { b: 1 } } };
+    const src = [
+      "[{{ d|traverse('a:x', nope) }}]",
+      "[{{ d|traverse('a:x', default=nope) }}]",
+      "{{ d|traverse('a:x', nope) is defined }}",
+      "[{{ d|traverse('a:x') }}]",
+      "[{{ d|traverse('a:x', none) }}]",
+      "[{{ d|traverse('a:b', nope) }}]",
+      "[{{ d|traverse('a/x', nope, '/') }}]",
+    ].join("|");
+    expect(renderCase(src, {}, vars)).toBe("[]|[]|False|[None]|[None]|[1]|[]");
+  });
+
   it("binds __stack__.traverse's arguments by position or keyword, as Python binds traverse_dict_and_list's", () => {
     const vars = { ...structuredClone(VARS), pillar: { a: { b: [10, 20] } } };
     const src = [

@@ -78,7 +78,7 @@ export function traverse(data: unknown, key: unknown, def: unknown = null, delim
  * `traverse` with the default as given: an undefined value a template passes (`pillar.get('a', defaults.nope)`)
  * comes back as that undefined value, as Jinja's `Undefined` does under Salt, not as None.
  */
-function traverseOr(data: unknown, key: unknown, def: unknown, delimiter: string): unknown {
+export function traverseOr(data: unknown, key: unknown, def: unknown, delimiter: string): unknown {
   const steps: unknown[] =
     typeof key === "string" ? splitText(key, delimiter) : Array.isArray(key) ? key : [key];
   let ptr: unknown = data;
