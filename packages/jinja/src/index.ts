@@ -13,6 +13,7 @@ export {
 } from "./pyvalues.js";
 export { type CompiledTemplateStore, jinjaSource } from "./environment.js";
 export { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
+export { compileFnmatch, fnmatch, fnmatchRegex } from "./fnmatch.js";
 export {
   createRenderer,
   type Renderer,

@@ -1,7 +1,8 @@
 // Salt's helpers for template data that its execution functions share: `copy.deepcopy`, `dictupdate.update`,
-// `fnmatch.fnmatchcase` and `salt.utils.data.filter_by`, restated on the engine's values.
+// and `salt.utils.data.filter_by`, restated on the engine's values.
 import { emptyLike, getItem, isMapping, type Mapping, mappingKeys, setItem } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
+import { fnmatch } from "./fnmatch.js";
 import { findItem, NOT_FOUND } from "./opaque.js";
 import { pyBool, pyEq, pyStr } from "./pyvalues.js";
 
@@ -51,35 +52,8 @@ export function dictUpdate(dest: unknown, upd: unknown, recursive: boolean, merg
   return dest;
 }
 
-/** Python's `fnmatch.fnmatchcase(name, pattern)`: `*`, `?`, `[seq]` and `[!seq]`, the whole name, case kept. */
-export function fnmatchCase(name: string, pattern: string): boolean {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i] as string;
-    if (c === "*") re += "[\\s\\S]*";
-    else if (c === "?") re += "[\\s\\S]";
-    else if (c === "[") {
-      let j = i + 1;
-      if (pattern[j] === "!") j++;
-      if (pattern[j] === "]") j++;
-      while (j < pattern.length && pattern[j] !== "]") j++;
-      if (j >= pattern.length) re += "\\[";
-      else {
-        let body = pattern.slice(i + 1, j);
-        const negate = body.startsWith("!");
-        if (negate) body = body.slice(1);
-        const set = body.replace(/\\/g, "\\\\").replace(/\]/g, "\\]").replace(/\^/g, "\\^");
-        re += negate ? `[^${set}]` : `[${set}]`;
-        i = j;
-      }
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  try {
-    return new RegExp(`^(?:${re})$`, "u").test(name);
-  } catch {
-    return false;
-  }
-}
+/** Python's `fnmatch.fnmatchcase`: on POSIX the same rules as `fnmatch.fnmatch`. */
+export { fnmatch as fnmatchCase } from "./fnmatch.js";
 
 /**
  * Salt's `salt.utils.data.filter_by` (what `grains.filter_by` calls with the grains): the entry of `lookup` whose key,
@@ -101,7 +75,7 @@ export function filterBy(
   const found = traverse(data, path, []);
   for (const each of Array.isArray(found) ? found : [found]) {
     for (const key of mappingKeys(lookup)) {
-      if (fnmatchCase(pyStr(each), pyStr(key))) {
+      if (fnmatch(pyStr(each), pyStr(key))) {
         ret = getItem(lookup, key);
         break;
       }

@@ -4,7 +4,7 @@ import { isAbsolute, resolve, sep } from "node:path";
 import { emptyLike, hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
 import { TemplateProblem } from "./errors.js";
 import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
-import { splitArgs } from "./kwargs.js";
+import { missingArguments, splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
 import { pyBool, pyStr } from "./pyvalues.js";
 import { deepCopy, dictUpdate, filterBy, mergedList, saltUpdate } from "./salt-dicts.js";
@@ -194,13 +194,8 @@ function bindCall(
     given.set(k, v);
   }
   const missing = names.slice(0, required).filter((n) => !given.has(n));
-  if (missing.length > 0) {
-    const list = missing.map((n) => `'${n}'`).join(" and ");
-    const s = missing.length > 1 ? "s" : "";
-    throw new TemplateProblem(
-      `TypeError: ${fn}() missing ${missing.length} required positional argument${s}: ${list}`,
-    );
-  }
+  if (missing.length > 0)
+    throw new TemplateProblem(`TypeError: ${fn}() missing ${missingArguments(missing)}`);
   return given;
 }
 
