@@ -20,6 +20,7 @@ import {
   loadYaml,
   loadYamlWithPositions,
   STORED_VALUE_FORMAT,
+  YAML_READING_RULES,
 } from "@merge/yaml";
 import { type StackConfig, configPaths } from "./config.js";
 import { nodeFileSystem, StackFiles, type StackFileSystem } from "./files.js";
@@ -207,8 +208,12 @@ export interface ParsedDocumentStore {
  */
 const STORED_DOCUMENT_MIN = 8192;
 
-/** What a stored document's key starts with: the encoding's version and how the text was read. */
-const DOCUMENT_KEY = `merge stack document ${STORED_VALUE_FORMAT}\nflavor salt, exact values\n`;
+/**
+ * What a stored document's key starts with: the encoding's version, the version of the YAML reading rules (a store
+ * that outlives an upgrade of `@merge/yaml` must not serve a value the new rules read differently) and how the text
+ * was read.
+ */
+const DOCUMENT_KEY = `merge stack document ${STORED_VALUE_FORMAT}\nyaml rules ${YAML_READING_RULES}\nflavor salt, exact values\n`;
 
 /**
  * Makes a loader that renders many hosts: config and YAML templates are compiled once, files are read once, and a

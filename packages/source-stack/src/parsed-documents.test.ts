@@ -1,4 +1,5 @@
 import type { PyDict } from "@merge/core";
+import { STORED_VALUE_FORMAT, YAML_READING_RULES } from "@merge/yaml";
 import { describe, expect, it } from "vitest";
 import { catchMergeError as failure } from "../../../test-kit/errors.js";
 import { loadStack, type ParsedDocumentStore, type StackLoaderOptions } from "./loader.js";
@@ -67,6 +68,23 @@ describe("parsedDocuments", () => {
       expect(key).not.toContain("hunter2");
       expect(value).not.toContain("hunter2");
     }
+  });
+
+  it("files them under the encoding's version and the version of the YAML reading rules", () => {
+    // An entry made under other reading rules (a store kept across an upgrade of @merge/yaml) is never looked up.
+    const store = mapStore();
+    load({ parsedDocuments: store });
+    for (const key of store.entries.keys()) {
+      expect(
+        key.startsWith(`merge stack document ${STORED_VALUE_FORMAT}\nyaml rules ${YAML_READING_RULES}\n`),
+      ).toBe(true);
+    }
+    const stale = mapStore();
+    for (const [key, value] of store.entries)
+      stale.entries.set(key.replace(/yaml rules \d+/, "yaml rules 0"), value);
+    const sets = stale.sets;
+    expect(load({ parsedDocuments: stale }).data).toEqual(load().data);
+    expect(stale.sets - sets).toBe(2);
   });
 
   it("reads them back instead of parsing, with aliases, dates and whole floats as parsed", () => {

@@ -12,6 +12,7 @@ export {
 } from "./load.js";
 export { pythonFloatRepr } from "./pyfloat.js";
 export { type LoadYaml12Options, loadYaml12 } from "./yaml12.js";
+export { YAML_READING_RULES } from "./reading-rules.js";
 export { resolvePlain } from "./resolver.js";
 export type { YamlFlavor } from "./scalars.js";
 export { decodeYamlValue, encodeYamlValue, STORED_VALUE_FORMAT } from "./stored-value.js";
