@@ -406,26 +406,29 @@ export class Emitter {
     if (!this.whitespace) this.raw(" ", 1);
     this.whitespace = false;
     this.indention = false;
-    let spaces = false;
+    // Runs of other characters are found with indexOf rather than a character at a time: this runs for every plain
+    // scalar written, and mostly while the code is still cold.
+    const length = chars.length;
     let start = 0;
-    for (let end = 0; end <= chars.length; end++) {
-      const ch = end < chars.length ? chars[end] : undefined;
-      if (spaces) {
-        if (ch !== " ") {
-          if (start + 1 === end && this.column > this.bestWidth && split) {
-            this.writeIndent();
-            this.whitespace = false;
-            this.indention = false;
-          } else {
-            this.raw(sliceChars(chars, start, end), end - start);
-          }
-          start = end;
+    while (start < length) {
+      if (chars[start] === " ") {
+        let end = start + 1;
+        while (end < length && chars[end] === " ") end++;
+        // PyYAML breaks the line at a single space once the column is past the width.
+        if (end === start + 1 && this.column > this.bestWidth && split) {
+          this.writeIndent();
+          this.whitespace = false;
+          this.indention = false;
+        } else {
+          this.raw(sliceChars(chars, start, end), end - start);
         }
-      } else if (ch === undefined || ch === " ") {
+        start = end;
+      } else {
+        const space = chars.indexOf(" ", start);
+        const end = space < 0 ? length : space;
         this.raw(sliceChars(chars, start, end), end - start);
         start = end;
       }
-      if (ch !== undefined) spaces = ch === " ";
     }
   }
 
