@@ -534,6 +534,25 @@ describe("aliases", () => {
     }
   });
 
+  it("takes a colon after an anchor, alias or tag in a flow collection for the value indicator, space or not", () => {
+    // Expected values: PyYAML 6.0's SafeLoader and CSafeLoader, and Salt's SaltYamlSafeLoader, all alike.
+    for (const flavor of ["pyyaml", "salt"] as const) {
+      const load = (text: string): unknown => loadYaml(text, { flavor });
+      expect(load("[&a:b]")).toEqual([{ null: "b" }]);
+      expect(load("[&a :b]")).toEqual([{ null: "b" }]);
+      expect(load("{&a:b}")).toEqual({ null: "b" });
+      expect(load("[x, &a:b:c, &d:]")).toEqual(["x", { null: "b:c" }, { null: null }]);
+      expect(load("k: &n 1\nl: [*n:b, *n :c]\n")).toEqual({ k: 1, l: [{ 1: "b" }, { 1: "c" }] });
+      expect(load("[!!str :b]")).toEqual([{ "": "b" }]);
+      // Only right after those properties: a plain scalar keeps its colon, a block context starts a scalar
+      // with it, and the key and its colon must share a line.
+      expect(load("[x:b]")).toEqual(["x:b"]);
+      expect(load("- &a:b\n")).toEqual([":b"]);
+      expect(fails(() => load("[&a\n:b]")).code).toBe("YAML_PARSE");
+      expect(fails(() => load("[&a::b]")).code).toBe("YAML_PARSE");
+    }
+  });
+
   it("refuses undefined, duplicate and recursive anchors", () => {
     expect(fails(() => py("a: *nope")).message).toContain("found undefined alias");
     expect(fails(() => py("a: &x 1\nb: &x 2")).message).toContain("found duplicate anchor");

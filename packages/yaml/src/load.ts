@@ -636,11 +636,14 @@ interface LexerInternals {
   readonly atEnd: boolean;
   readonly flowLevel: number;
   indentNext: number;
+  /** Whether a `:` right here is a value indicator in a flow collection even when no space follows it. */
+  flowKey: boolean;
   setNext(state: string): string;
   pushToIndex(index: number, allowEmpty: boolean): Generator<string, number>;
   parseQuotedScalar: unknown;
   parseFlowCollection: (this: LexerInternals) => Generator<string, string>;
   pushUntil: (this: LexerInternals, test: (ch: string | undefined) => boolean) => Generator<string, number>;
+  pushTag: (this: LexerInternals) => Generator<string, number>;
 }
 
 /**
@@ -680,10 +683,31 @@ function anchorsAsPyyaml(
       while (end < buffer.length && ANCHOR_CHAR.test(buffer[end]!)) end++;
       const next = buffer[end];
       if (end > this.pos + 1 && next !== undefined && AFTER_ANCHOR.includes(next) && !test(next)) {
-        return yield* this.pushToIndex(end, false);
+        const n = yield* this.pushToIndex(end, false);
+        if (this.flowLevel > 0) this.flowKey = true;
+        return n;
       }
+      const n = yield* original.call(this, test);
+      if (this.flowLevel > 0) this.flowKey = true;
+      return n;
     }
     return yield* original.call(this, test);
+  };
+}
+
+/**
+ * In a flow collection PyYAML and libyaml take a `:` that follows an anchor, alias or tag on its line for the
+ * value indicator, space after it or not: `[&a:b]` is `[{null: b}]`, `[*a :b]` maps the alias's value to `b`. The
+ * `yaml` package wants a space after such a `:` (else it starts a plain scalar), as it does after any plain node;
+ * after these properties it is told, as after a quoted key, that a `:` is an indicator.
+ */
+function tagsAsPyyaml(
+  original: (this: LexerInternals) => Generator<string, number>,
+): (this: LexerInternals) => Generator<string, number> {
+  return function* (this: LexerInternals) {
+    const n = yield* original.call(this);
+    if (this.flowLevel > 0) this.flowKey = true;
+    return n;
   };
 }
 
@@ -694,13 +718,15 @@ function pyyamlParser(onNewLine: (offset: number) => void): Parser {
   if (
     typeof lexer?.parseQuotedScalar !== "function" ||
     typeof lexer.parseFlowCollection !== "function" ||
-    typeof lexer.pushUntil !== "function"
+    typeof lexer.pushUntil !== "function" ||
+    typeof lexer.pushTag !== "function"
   ) {
     throw new Error("@merge/yaml: the yaml package's lexer has changed; quoted scalars cannot be read");
   }
   lexer.parseQuotedScalar = lexQuotedScalar;
   lexer.parseFlowCollection = flowWithoutIndentation(lexer.parseFlowCollection);
   lexer.pushUntil = anchorsAsPyyaml(lexer.pushUntil);
+  lexer.pushTag = tagsAsPyyaml(lexer.pushTag);
   return parser;
 }
 
