@@ -492,6 +492,33 @@ describe("documents, encoding and syntax errors", () => {
       expect(py(text)).toEqual({ a: 1 });
       expect(fails(() => salt(text)).code).toBe("YAML_PARSE");
     }
+    // libyaml marks an unknown directive at the end of its name.
+    expect(fails(() => salt("%FOO bar\n---\na: 1\n")).source).toMatchObject({ line: 1, column: 5 });
+  });
+
+  it("takes tabs between a directive's parts in the salt flavour and refuses them, at the tab, in the pyyaml one", () => {
+    // Expected: libyaml (Salt) reads each of these; PyYAML's pure-Python scanner stops at the tab's line and column.
+    const cases: [string, unknown, number, number][] = [
+      ["%YAML\t1.1\n---\na: 1\n", { a: 1 }, 1, 6],
+      ["%YAML \t1.1\n---\na: 1\n", { a: 1 }, 1, 7],
+      ["%YAML 1.1\t\n---\na: 1\n", { a: 1 }, 1, 10],
+      ["%YAML 1.1 \t# c\n--- a\n", "a", 1, 11],
+      ["%TAG\t!e! tag:example.com,2000:\n---\na: !e!x 1\n", undefined, 1, 5],
+      ["%TAG !e!\ttag:example.com,2000:\n---\na: !e!x 1\n", undefined, 1, 9],
+      ["%TAG !e! tag:example.com,2000:\t\n---\na: 1\n", { a: 1 }, 1, 31],
+    ];
+    for (const [text, value, line, column] of cases) {
+      if (value === undefined) {
+        // The handle is declared: the tag it names is then unknown to both loaders, on line 3.
+        expect(fails(() => salt(text)).source).toMatchObject({ line: 3, column: 4 });
+      } else expect(salt(text)).toEqual(value);
+      const error = fails(() => py(text));
+      expect(error.code).toBe("YAML_PARSE");
+      expect(error.source).toMatchObject({ line, column });
+    }
+    // A tab right after an unknown directive's name too; after its first parameter PyYAML skips the rest.
+    expect(fails(() => py("%FOO\tbar\n---\na: 1\n")).source).toMatchObject({ line: 1, column: 5 });
+    expect(py("%FOO bar\tbaz\n---\na: 1\n")).toEqual({ a: 1 });
   });
 
   it("reports syntax errors with 1-based line and column", () => {

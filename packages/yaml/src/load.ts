@@ -463,7 +463,28 @@ function checkDirectives(
       if (first !== undefined && handles.has(first)) refuse(`duplicate tag handle '${first}'`, tok.offset);
       if (first !== undefined) handles.add(first);
     } else if (flavor === "salt") {
-      refuse("found unknown directive name (while scanning a directive)", tok.offset + 1);
+      // libyaml marks the end of the name.
+      refuse("found unknown directive name (while scanning a directive)", tok.offset + name!.length);
+    }
+  }
+}
+
+/**
+ * PyYAML's scanner separates a directive's name and parameters by spaces only: a tab in a `%YAML` or `%TAG` line
+ * (`%YAML\t1.1`), or right after another directive's name, is an error at that tab. libyaml takes tabs there.
+ */
+function checkDirectiveTabs(tokens: readonly CST.Token[], lines: LineIndex, file: string | undefined): void {
+  for (const tok of tokens) {
+    if (tok.type !== "directive" || !tok.source.includes("\t")) continue;
+    const name = /^%[0-9A-Za-z_-]*/.exec(tok.source)![0];
+    const tab = tok.source.indexOf("\t");
+    if (name === "%YAML" || name === "%TAG" || tab === name.length) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found a tab in a directive, where PyYAML separates with spaces only (while scanning a directive)",
+        file,
+        mark(lines, tok.offset + tab),
+      );
     }
   }
 }
@@ -885,14 +906,16 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   for (const token of tokens) checkTree(token, maxDepth, tabs, text, lines, file, reread, separators, flavor);
   checkDirectives(tokens, flavor, lines, file);
   if (tabs === "libyaml") {
-    // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there.
-    for (const token of tokens) {
+    // Before the first document libyaml still expects a simple key, so it refuses any tab in white space there,
+    // except on a directive's line, whose separators it scans as blanks (spaces or tabs).
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
       if (token.type === "document") break;
-      if (token.type === "space" && token.source.includes("\t")) {
+      if (token.type === "space" && token.source.includes("\t") && tokens[i - 1]?.type !== "directive") {
         tabError(token.offset + token.source.indexOf("\t"), lines, file);
       }
     }
-  }
+  } else if (tabs === "pyyaml") checkDirectiveTabs(tokens, lines, file);
   checkDocumentMarkers(tokens, lines, file);
   const composer = new (yamlLibrary().Composer)({
     version: "1.1",
