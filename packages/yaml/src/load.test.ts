@@ -521,6 +521,15 @@ describe("documents, encoding and syntax errors", () => {
     expect(py("%FOO bar\tbaz\n---\na: 1\n")).toEqual({ a: 1 });
   });
 
+  it("skips a document end marker repeated after another, as PyYAML and libyaml do", () => {
+    for (const load of [py, salt]) {
+      expect(load("a: 1\n...\n...\n")).toEqual({ a: 1 });
+      expect(load("---\na: 1\n...\n# c\n\n...\n...\n")).toEqual({ a: 1 });
+      expect(fails(() => load("a: 1\n...\n---\n")).source).toMatchObject({ line: 3, column: 1 });
+    }
+    expect(loadYamlAll("a\n...\n...\n---\nb\n...\n...\n")).toEqual(["a", "b"]);
+  });
+
   it("reports syntax errors with 1-based line and column", () => {
     const error = fails(() => py("a: [1, 2\nb: 3\n"));
     expect(error.code).toBe("YAML_PARSE");

@@ -895,7 +895,7 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
       reread: undefined,
     };
   }
-  const tokens = Array.from(pyyamlParser(lines.addNewLine).parse(text));
+  const tokens: CST.Token[] = Array.from(pyyamlParser(lines.addNewLine).parse(text));
   const tabs: TabRule = !text.includes("\t")
     ? "none"
     : (options.flavor ?? "pyyaml") === "pyyaml"
@@ -923,8 +923,36 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
     uniqueKeys: false,
     merge: false,
   });
-  const docs: ParsedDoc[] = Array.from(composer.compose(tokens));
+  const docs: ParsedDoc[] = Array.from(composer.compose(withoutRepeatedEnds(tokens)));
   return { text, lines, docs, reread: reread.size === 0 ? undefined : { original, kinds: reread } };
+}
+
+/**
+ * PyYAML and libyaml skip a `...` that follows another `...` (with only comments and blank lines between): the
+ * stream `a\n...\n...\n` is one document. The `yaml` package opens an empty document before each further `...`,
+ * which `loadYaml` would refuse as a second document: such empty documents and their `...` are left out.
+ */
+function withoutRepeatedEnds(tokens: CST.Token[]): CST.Token[] {
+  let out: CST.Token[] | undefined;
+  let afterEnd = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    if (
+      afterEnd &&
+      tok.type === "document" &&
+      tok.start.length === 0 &&
+      tok.value === undefined &&
+      tokens[i + 1]?.type === "doc-end"
+    ) {
+      out ??= tokens.slice(0, i);
+      i++;
+      continue;
+    }
+    out?.push(tok);
+    if (tok.type !== "comment" && tok.type !== "newline" && tok.type !== "space")
+      afterEnd = tok.type === "doc-end";
+  }
+  return out ?? tokens;
 }
 
 /** Whether `offset` is right after an anchor's name, where PyYAML lets `:` and the other `AFTER_ANCHOR` follow. */
