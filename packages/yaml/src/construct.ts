@@ -1,4 +1,4 @@
-import { keyIdentity, PyDict, setKey } from "@merge/core";
+import { isMergeError, keyIdentity, PyDict, setKey } from "@merge/core";
 import type { Alias, Node, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { yamlError, type YamlErrorCode } from "./errors.js";
 import { YamlFloat } from "./float.js";
@@ -52,6 +52,11 @@ export interface ConstructorOptions {
   readonly text: string;
   /** Scalars whose value is read again from the original text, or undefined when there are none. */
   readonly reread: Reread | undefined;
+  /**
+   * Build collections in PyYAML's order (see `firstErrorAsPyyaml`): only to find which error PyYAML meets first;
+   * the values built this way are not complete.
+   */
+  readonly pyyamlOrder?: boolean;
 }
 
 /**
@@ -83,6 +88,8 @@ interface Built {
 }
 
 const EMPTY = EMPTY_SCALAR;
+/** The tags PyYAML builds a collection for in two steps (the others refuse a collection at once). */
+const COLLECTION_TAGS: ReadonlySet<string> = new Set([TAG.map, TAG.set, TAG.omap, TAG.pairs, TAG.seq]);
 
 function kindName(node: AnyNode): string {
   return isMap(node) ? "mapping" : isSeq(node) ? "sequence" : "scalar";
@@ -107,15 +114,41 @@ export class YamlConstructor {
   private readonly built = new Map<Node, Built>();
   private readonly aliasTargets = new Map<Alias, Node>();
   private readonly flattened = new Map<YAMLMap, PairRef[]>();
+  /** In PyYAML's order: the collections met whose contents are built later, in this order. */
+  private readonly deferred: Node[] | undefined;
 
   constructor(options: ConstructorOptions) {
     this.o = options;
+    this.deferred = options.pyyamlOrder === true ? [] : undefined;
   }
 
   document(root: AnyNode): { value: unknown; pos: BuiltPosition | undefined } {
     if (this.o.hasAnchors || root !== null) this.resolveAnchors(root);
-    const value = this.node(root ?? EMPTY);
-    return { value, pos: this.lastPosition() };
+    if (this.deferred !== undefined) {
+      const value = this.node(root ?? EMPTY);
+      for (let i = 0; i < this.deferred.length; i++) this.collection(this.deferred[i]!);
+      return { value, pos: undefined };
+    }
+    try {
+      const value = this.node(root ?? EMPTY);
+      return { value, pos: this.lastPosition() };
+    } catch (error) {
+      if (isMergeError(error) && error.code !== "SIZE_LIMIT") this.firstErrorAsPyyaml(root);
+      throw error;
+    }
+  }
+
+  /**
+   * PyYAML builds a collection in two steps: the empty list or dict is made where the collection is met, and its
+   * contents later, after everything already waiting (a breadth-first walk: the root's scalars, then each nested
+   * collection's, level by level). Scalars, keys and unknown tags are built or refused where they are met. So when
+   * a document holds several errors PyYAML reports a shallow one before a deeper one written earlier (an unknown
+   * tag on line 220 before one on line 177 of a real Google Cloud SDK file). This constructor builds depth first,
+   * which is faster; only once it has failed is the document walked again in PyYAML's order, to throw the error
+   * PyYAML meets first.
+   */
+  private firstErrorAsPyyaml(root: AnyNode): void {
+    new YamlConstructor({ ...this.o, track: false, pyyamlOrder: true }).document(root);
   }
 
   /** The position of the node built last (made now for a scalar). */
@@ -269,7 +302,14 @@ export class YamlConstructor {
       if ((node as Scalar).anchor === undefined) return value;
     } else {
       this.spend(1, node);
-      value = this.collection(node);
+      if (this.deferred === undefined) value = this.collection(node);
+      else {
+        // A tag with no constructor for collections fails at once; the others build their contents later.
+        const tag = this.tagOf(node);
+        if (tag !== undefined && !COLLECTION_TAGS.has(tag)) this.tagError(node, tag);
+        value = isMap(node) ? new PyDict() : [];
+        this.deferred.push(node);
+      }
     }
     if (anchors) this.built.set(node, { value, size: this.count - before, pos: this.lastPosition() });
     return value;
@@ -516,6 +556,9 @@ export class YamlConstructor {
           classes.set(eq, name);
         }
       }
+      // Salt builds the value before it checks the key is new.
+      const value = this.node(pair.value);
+      const valuePos = this.lastPos;
       if (duplicate && salt) {
         const isFloat =
           key instanceof YamlFloat || (typeof key === "number" && this.scalarTag(keyNode) === TAG.float);
@@ -526,8 +569,6 @@ export class YamlConstructor {
           keyNode,
         );
       }
-      const value = this.node(pair.value);
-      const valuePos = this.lastPos;
       if (dict !== undefined) dict.set(key as never, value);
       else setKey(obj!, name as string, value);
       if (positions !== undefined) {

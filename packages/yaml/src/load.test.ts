@@ -309,6 +309,24 @@ describe("tags (SafeLoader)", () => {
     expect(fails(() => py("a: &x !!python/name:os.system ''")).source).toMatchObject({ line: 1, column: 7 });
   });
 
+  it("reports, of several errors, the one PyYAML meets first: shallow collections are built before deep ones", () => {
+    // PyYAML fills a collection only after the collections met before it, level by level: the unknown tag on
+    // line 4 is met before the one on line 3, which sits one level deeper (as in some Google Cloud SDK files).
+    const text = "a:\n  b:\n    c: !ref x\n  d: !ref y\n";
+    for (const load of [py, salt])
+      expect(fails(() => load(text)).source).toMatchObject({ line: 4, column: 6 });
+    expect(fails(() => py("- [[!x 1]]\n- [!y 2]\n")).source).toMatchObject({ line: 2, column: 4 });
+    // A tag no collection can take fails where it is met, before the deeper contents of earlier collections.
+    expect(fails(() => py("- [[!x 1]]\n- !!str [2]\n")).source).toMatchObject({ line: 2, column: 3 });
+    // Salt builds a value before it checks that its key is new.
+    const dup = fails(() => salt("a: 1\na: !foo x\n"));
+    expect(dup.code).toBe("YAML_TAG");
+    expect(dup.source).toMatchObject({ line: 2, column: 4 });
+    const nested = fails(() => salt("a: 1\na:\n  b: !foo x\n"));
+    expect(nested.code).toBe("YAML_DUPLICATE_KEY");
+    expect(nested.source).toMatchObject({ line: 2, column: 1 });
+  });
+
   it("refuses a tag on the wrong kind of node or a value it cannot build", () => {
     expect(fails(() => py("!!int abc")).code).toBe("YAML_TAG");
     expect(fails(() => py("!!bool maybe")).code).toBe("YAML_TAG");
