@@ -168,6 +168,16 @@ describe("salt flavour (SaltYamlSafeLoader)", () => {
     });
   });
 
+  it("reads !!timestamp and !!omap as the released loader of Salt 3006 and 3007 does", () => {
+    // Expected: salt/utils/yamlloader.py run on PyYAML 6.0 with libyaml. A 3007 variant that built datetimes for
+    // !!timestamp and ordered mappings for !!omap (refusing a repeated key) was proposed but never released.
+    expect(salt("a: !!timestamp x\n")).toEqual({ a: "x" });
+    expect(loadYaml("a: !!omap [{x: 1}, {x: 2}]\n", { flavor: "salt", values: "exact" })).toEqual(
+      loadYaml("a: [[x, 1], [x, 2]]\n", { flavor: "salt", values: "exact" }),
+    );
+    expect(fails(() => salt("a: !!omap {x: 1}\n")).source).toMatchObject({ line: 1, column: 4 });
+  });
+
   it("refuses duplicate keys with a coded error at the second key", () => {
     const error = fails(() => loadYaml("a: 1\nb: 2\na: 3\n", { flavor: "salt", filename: "top.sls" }));
     expect(error.code).toBe("YAML_DUPLICATE_KEY");
