@@ -438,6 +438,30 @@ describe("with_lists", () => {
     ).toEqual({ a: { x: [[1, 3]], y: [5, 6] } });
   });
 
+  it("lists a bytes or whole-float key once, however many rows repeat it", () => {
+    // Every row brings its own Buffer and its own PyFloat for the same key; Salt's `not in` compares with `==`, so
+    // the key is listed (and its mapping turned into a list) once. Values from Salt's ext_pillar on MariaDB.
+    const bytesRows = [
+      [Buffer.from("A"), "x", 1],
+      [Buffer.from("A"), "y", 2],
+      [Buffer.from([0x00, 0xff]), "x", 3],
+      [Buffer.from("A"), "x", 4],
+    ];
+    const bytes = shapeExact(["k", "sub", "v"], bytesRows, { depth: 2, withLists: [1] });
+    expect(bytes.get(Buffer.from("A"))).toEqual([4, 2]);
+    expect(bytes.get(Buffer.from([0x00, 0xff]))).toEqual([3]);
+    const floatRows = [
+      [new PyFloat(1), "x", 1],
+      [new PyFloat(1), "y", 2],
+      [2.5, "x", 3],
+      [new PyFloat(1), "x", 4],
+    ];
+    expect(shapeRows(["f", "sub", "v"], floatRows, { depth: 1, withLists: [1] })).toEqual({
+      "1.0": ["x", 4],
+      "2.5": ["x", 3],
+    });
+  });
+
   it("leaves a scalar at a marked field level alone", () => {
     expect(shapeRows(["k", "x", "y"], [["a", 1, 2]], { depth: 1, withLists: [2] })).toEqual({
       a: { x: 1, y: 2 },

@@ -5,6 +5,7 @@ import {
   getItem,
   isMapping,
   isMergeError,
+  keyIdentity,
   type Mapping,
   type MappingKey,
   mappingKeys,
@@ -260,20 +261,24 @@ function beginQuery(
   // here (quadratic on many distinct keys); a Set per mapping keeps it linear. A mapping created by this query at a
   // marked key level gets every one of its keys listed, so it is registered as `null` ("all keys") when created,
   // at the point Salt would register it, and needs no Set at all.
-  const listify = new Map<Node, Set<unknown> | null>();
+  // Each mapping's listed keys are kept by their Python identity (`keyIdentity`), as Salt's `not in` compares with
+  // `==`: every row brings a new Buffer for the same bytes, and 1 and 1.0 are one key.
+  const listify = new Map<Node, Map<unknown, MappingKey> | null>();
   // Consecutive rows usually pass through the same mapping at a level (always at the first): remember the last one
   // per level and skip the lookup.
   const lastNode: (Node | undefined)[] = new Array(n + 1);
-  const lastKeys: (Set<unknown> | null | undefined)[] = new Array(n + 1);
+  const lastKeys: (Map<unknown, MappingKey> | null | undefined)[] = new Array(n + 1);
   const record = (level: number, node: Node, key: MappingKey) => {
     let keys = lastNode[level] === node ? lastKeys[level] : listify.get(node);
     if (keys === undefined) {
-      keys = new Set();
+      keys = new Map();
       listify.set(node, keys);
     }
     lastNode[level] = node;
     lastKeys[level] = keys;
-    if (keys !== null) keys.add(key);
+    if (keys === null) return;
+    const identity = keyIdentity(key);
+    if (!keys.has(identity)) keys.set(identity, key);
   };
   const fullDepth = depth === n - 1;
   // freshMarked[i]: a mapping the walk creates at step i will be registered at the next key level.
@@ -424,7 +429,7 @@ function beginQuery(
       const nodes = [...listify.keys()].reverse();
       for (const node of nodes) {
         const marked = listify.get(node);
-        for (const key of marked === null || marked === undefined ? node.keyList() : marked) {
+        for (const key of marked === null || marked === undefined ? node.keyList() : marked.values()) {
           const value = tree.get(node, key as MappingKey);
           if (value === undefined) {
             throw mysqlError(
