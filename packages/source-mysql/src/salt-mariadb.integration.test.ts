@@ -1,0 +1,91 @@
+import { formatJson, PyDict } from "@merge/core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type MysqlPillarOptions, mysqlPillar } from "./pillar.js";
+import { createTestDatabase, describeWithServer, settingsFor, type TestDatabase } from "./test-db.js";
+
+// Cases where our results once differed from Salt's own ext_pillar (salt/pillar/mysql.py over MySQLdb) on the same
+// MariaDB rows, found by a differential run. Every expected value here is what Salt returned for those rows.
+
+describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
+  let db: TestDatabase;
+  const exact = async (queries: unknown): Promise<PyDict> => {
+    const options: MysqlPillarOptions = {
+      connection: settingsFor(server, db.name),
+      queries,
+      values: "exact",
+      legacyMysqlQuery: false,
+    };
+    return (await mysqlPillar("web01", {}, options)) as unknown as PyDict;
+  };
+  const text = (value: unknown) => formatJson(value, { indent: 0 });
+
+  beforeAll(async () => {
+    db = await createTestDatabase(server, "salt_oracle");
+    // Zero dates and zero months or days are stored only outside the strict modes some servers default to.
+    await db.admin.query(`
+      SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION';
+      CREATE TABLE pin_dates (id INT PRIMARY KEY, minion VARCHAR(16), d DATE, dt DATETIME, dt3 DATETIME(3),
+        ts TIMESTAMP NULL, v INT);
+      INSERT INTO pin_dates VALUES
+        (1, 'web01', '0000-00-00', '0000-00-00 00:00:00', '0000-00-00 00:00:00.000', '0000-00-00 00:00:00', 1),
+        (2, 'web01', '2024-01-00', '2024-00-10 10:00:00', '0000-01-01 00:00:00.500', '2024-02-29 13:14:15', 2),
+        (3, 'web01', '2024-02-29', '0001-01-01 00:00:00', '2024-02-29 13:14:15.250', NULL, 3);
+      CREATE TABLE pin_bytes (id INT PRIMARY KEY, minion VARCHAR(16), k VARBINARY(8), sub VARCHAR(8), v INT,
+        f DOUBLE);
+      INSERT INTO pin_bytes VALUES (1, 'web01', X'41', 'x', 1, 1.0), (2, 'web01', X'41', 'y', 2, 1.0),
+        (3, 'web01', X'00FF', 'x', 3, 2.5), (4, 'web01', X'41', 'x', 4, 1.0);
+    `);
+  });
+
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it("gives None for a date Python cannot hold: zero dates, zero months and days, year 0", async () => {
+    const out = await exact({
+      dates: { query: "SELECT d, dt, dt3, ts, v FROM pin_dates WHERE minion = %s ORDER BY id", depth: 1 },
+      keys: "SELECT d, v FROM pin_dates WHERE minion = %s ORDER BY id",
+    });
+    // Rows 1 and 2 both have a date key MySQLdb reads as None: one key, the later row's values.
+    expect(text(out.get("dates"))).toBe(
+      text(
+        new PyDict([
+          [null, PyDict.fromObject({ dt: null, dt3: null, ts: "2024-02-29 13:14:15", v: 2 })],
+          [
+            "2024-02-29",
+            PyDict.fromObject({ dt: "0001-01-01 00:00:00", dt3: "2024-02-29 13:14:15.250", ts: null, v: 3 }),
+          ],
+        ]),
+      ),
+    );
+    expect(text(out.get("keys"))).toBe(
+      text(
+        new PyDict<unknown>([
+          [null, 2],
+          ["2024-02-29", 3],
+        ]),
+      ),
+    );
+  });
+
+  it("lists a bytes or whole-float key of with_lists once, however many rows repeat it", async () => {
+    const out = await exact({
+      bytes: {
+        query: "SELECT k, sub, v FROM pin_bytes WHERE minion = %s ORDER BY id",
+        depth: 2,
+        with_lists: [1],
+      },
+      floats: {
+        query: "SELECT f, sub, v FROM pin_bytes WHERE minion = %s ORDER BY id",
+        depth: 1,
+        with_lists: "1",
+      },
+      last: { query: "SELECT k, v FROM pin_bytes WHERE minion = %s ORDER BY id", with_lists: [1] },
+    });
+    const bytes = out.get("bytes") as PyDict;
+    expect(bytes.keyList()).toEqual([Buffer.from("A"), Buffer.from([0x00, 0xff])]);
+    expect([...bytes.values()]).toEqual([[4, 2], [3]]);
+    expect(text(out.get("floats"))).toBe('{"1.0": ["x", 4], "2.5": ["x", 3]}');
+    expect([...(out.get("last") as PyDict).values()]).toEqual([[1, 2, 4], [3]]);
+  });
+});
