@@ -87,6 +87,31 @@ describe("PyDict", () => {
     expect(d.get(new Pair(2, 1))).toBeUndefined();
   });
 
+  it("makes a PY_KEY object that returns a number one key with that int or float", () => {
+    class Num {
+      constructor(
+        readonly text: string,
+        readonly identity: number | bigint | string,
+      ) {}
+      [PY_KEY](): number | bigint | string {
+        return this.identity;
+      }
+    }
+    const d = new PyDict<unknown>([[1, "int"]]);
+    d.set(new Num("1.00", 1), "decimal");
+    expect(d.size).toBe(1);
+    expect(d.keyList()).toEqual([1]);
+    expect(d.get(1)).toBe("decimal");
+    d.set(new Num("2.50", 2.5), "x");
+    expect(d.get(2.5)).toBe("x");
+    d.set(new Num("big", 2n ** 60n), "y");
+    expect(d.get(2n ** 60n)).toBe("y");
+    // a text identity stays apart from the string of the same text
+    d.set(new Num("t", "0.1"), "z");
+    expect(d.get("0.1")).toBeUndefined();
+    expect(d.get(new Num("t", "0.1"))).toBe("z");
+  });
+
   it("refuses unhashable keys with a coded error", () => {
     for (const key of [[1], { a: 1 }, new PyDict(), new Set()]) {
       let caught: unknown;

@@ -10,7 +10,9 @@ export type MappingKey = string | number | bigint | boolean | null | PyFloat | o
 
 /**
  * Objects that can be dict keys define `[PY_KEY]()`, returning a text that is equal for keys Python finds equal
- * (a timestamp, a tuple). Everything else that is an object (lists, mappings) is unhashable, as in Python.
+ * (a timestamp, a tuple). A key that Python finds equal to an int or a float (a `decimal.Decimal` from a SQL
+ * column: `Decimal("1.00") == 1`) returns that number (or `bigint`) instead, and is then one key with it.
+ * Everything else that is an object (lists, mappings) is unhashable, as in Python.
  */
 export const PY_KEY: unique symbol = Symbol.for("@merge/core.pyKey") as never;
 
@@ -39,7 +41,11 @@ export function keyIdentity(key: unknown): unknown {
       if (key === null) return null;
       if (key instanceof PyFloat) return keyIdentity(key.value);
       const own = (key as { [PY_KEY]?: unknown })[PY_KEY];
-      if (typeof own === "function") return Symbol.for(`@merge/core.key:${String(own.call(key))}`);
+      if (typeof own === "function") {
+        const identity: unknown = own.call(key);
+        if (typeof identity === "number" || typeof identity === "bigint") return keyIdentity(identity);
+        return Symbol.for(`@merge/core.key:${String(identity)}`);
+      }
       if (key instanceof Date) return Symbol.for(`@merge/core.key:date:${key.getTime()}`);
       // bytes are hashable in Python (YAML `!!binary` keys)
       if (key instanceof Uint8Array) return Symbol.for(`@merge/core.key:bytes:${bytesHex(key)}`);
