@@ -56,6 +56,18 @@ export function columnFixes(fields: readonly FieldLike[]): ColumnFixes | undefin
   return any ? out : undefined;
 }
 
+// MYSQL_TYPE_DECIMAL (old servers) and MYSQL_TYPE_NEWDECIMAL: MySQLdb reads both as `decimal.Decimal`.
+const MYSQL_TYPE_DECIMAL = 0;
+const MYSQL_TYPE_NEWDECIMAL = 246;
+
+/** Which columns are DECIMALs (their text becomes a `DecimalKey` where it is a key), or undefined when none are. */
+export function decimalColumns(fields: readonly FieldLike[]): boolean[] | undefined {
+  const out = fields.map(
+    (field) => field.columnType === MYSQL_TYPE_NEWDECIMAL || field.columnType === MYSQL_TYPE_DECIMAL,
+  );
+  return out.includes(true) ? out : undefined;
+}
+
 /** The value the server's text protocol gives for a FLOAT: 6 significant digits. */
 export function floatAsText(value: number): number {
   return Number.isFinite(value) ? Number(value.toPrecision(6)) : value;

@@ -1,7 +1,7 @@
 export { floatAsText } from "./columns.js";
 export { classifyDriverError } from "./driver-errors.js";
 export type { MysqlErrorCode, QueryLabel } from "./errors.js";
-export { keyOf } from "./keys.js";
+export { DecimalKey, decimalIdentity, keyOf } from "./keys.js";
 export { mergeExtPillar } from "./merge.js";
 export {
   createMysqlPillar,

@@ -1,4 +1,4 @@
-import { type MappingKey, PyFloat } from "@merge/core";
+import { type MappingKey, PY_KEY, PyFloat } from "@merge/core";
 
 /**
  * How a column value becomes a mapping key: as itself, the Python value MySQLdb gave (an int key stays an int, a
@@ -15,8 +15,75 @@ export function keyOf(value: unknown): MappingKey {
     case "undefined":
       return null;
     default:
-      if (value === null || value instanceof PyFloat || value instanceof Uint8Array) return value;
+      if (
+        value === null ||
+        value instanceof PyFloat ||
+        value instanceof Uint8Array ||
+        value instanceof DecimalKey
+      )
+        return value;
       if (value instanceof Date) return value.toISOString();
       return String(value);
   }
+}
+
+const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/**
+ * A DECIMAL column value used as a mapping key. MySQLdb gives Salt a `decimal.Decimal`, which Python finds equal to
+ * the int or float of the same value (`Decimal("1.00") == 1`, `Decimal("2.50") == 2.5`, but `Decimal("0.1") != 0.1`),
+ * so such keys merge with int and float keys of other queries. Values stay the decimal text; only keys need this.
+ * It is named by its text (`1.00`).
+ */
+export class DecimalKey {
+  readonly text: string;
+  private identity: number | bigint | string | undefined;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  [PY_KEY](): number | bigint | string {
+    this.identity ??= decimalIdentity(this.text);
+    return this.identity;
+  }
+
+  toString(): string {
+    return this.text;
+  }
+
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/**
+ * What a decimal text equals in Python: an int when it is whole, the float when a float holds it exactly, otherwise
+ * only decimals of the same value (`decimal:` and its digits without redundant zeros).
+ */
+export function decimalIdentity(text: string): number | bigint | string {
+  const match = DECIMAL_TEXT.exec(text.trim());
+  if (match === null) return `decimal:${text}`;
+  const negative = match[1] === "-";
+  const whole = (match[2] ?? "").replace(/^0+/, "");
+  const fraction = (match[3] ?? "").replace(/0+$/, "");
+  if (fraction === "") {
+    const int = BigInt(whole === "" ? "0" : whole);
+    return negative ? -int : int;
+  }
+  const float = Number(text);
+  if (Number.isFinite(float) && exactlyEqual(float, BigInt(whole + fraction), fraction.length)) return float;
+  return `decimal:${negative ? "-" : ""}${whole === "" ? "0" : whole}.${fraction}`;
+}
+
+/** Whether |float| is exactly digits / 10^places: float = m / 2^k, so digits * 2^k must equal m * 10^places. */
+function exactlyEqual(float: number, digits: bigint, places: number): boolean {
+  let scaled = Math.abs(float);
+  let k = 0n;
+  // Doubling is exact for a double; a fraction needs at most 1074 doublings.
+  while (!Number.isInteger(scaled)) {
+    scaled *= 2;
+    k++;
+  }
+  return digits * 2n ** k === BigInt(scaled) * 10n ** BigInt(places);
 }

@@ -9,7 +9,7 @@ import {
   toPlain,
 } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
-import { type ColumnFixes, columnFixes, fixRow } from "./columns.js";
+import { type ColumnFixes, columnFixes, decimalColumns, type FieldLike, fixRow } from "./columns.js";
 import { classifyDriverError, type DriverErrorContext, redact, wrapDriverError } from "./driver-errors.js";
 import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
 import { mergeExtPillar } from "./merge.js";
@@ -239,6 +239,7 @@ export function createMysqlPillar(
               ignoreNull: spec.ignoreNull,
               asJson: spec.asJson,
               query: label,
+              decimalColumns: decimalColumns(fields as unknown as FieldLike[]),
               ...(trace === undefined ? {} : { onValue: trace.begin(query, fields.length) }),
             },
           );

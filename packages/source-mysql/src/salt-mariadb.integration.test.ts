@@ -1,4 +1,4 @@
-import { formatJson, PyDict } from "@merge/core";
+import { formatJson, keyText, PyDict } from "@merge/core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type MysqlPillarOptions, mysqlPillar } from "./pillar.js";
 import { createTestDatabase, describeWithServer, settingsFor, type TestDatabase } from "./test-db.js";
@@ -34,6 +34,10 @@ describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
         f DOUBLE);
       INSERT INTO pin_bytes VALUES (1, 'web01', X'41', 'x', 1, 1.0), (2, 'web01', X'41', 'y', 2, 1.0),
         (3, 'web01', X'00FF', 'x', 3, 2.5), (4, 'web01', X'41', 'x', 4, 1.0);
+      CREATE TABLE pin_decimals (id INT PRIMARY KEY, minion VARCHAR(16), i INT, d DECIMAL(10,2), f DOUBLE,
+        v VARCHAR(8));
+      INSERT INTO pin_decimals VALUES (1, 'web01', 1, 1.00, 2.5, 'one'), (2, 'web01', 0, 2.50, 0.1, 'two'),
+        (3, 'web01', 7, 0.10, 0, 'three'), (4, 'web01', 5, -0.00, 1e16, 'four');
     `);
   });
 
@@ -87,5 +91,17 @@ describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
     expect([...bytes.values()]).toEqual([[4, 2], [3]]);
     expect(text(out.get("floats"))).toBe('{"1.0": ["x", 4], "2.5": ["x", 3]}');
     expect([...(out.get("last") as PyDict).values()]).toEqual([[1, 2, 4], [3]]);
+  });
+
+  it("makes a DECIMAL key one key with the int or float of the same value, as Salt's Decimal keys are", async () => {
+    const out = await exact([
+      "SELECT i, v FROM pin_decimals WHERE minion = %s ORDER BY id",
+      "SELECT f, v FROM pin_decimals WHERE minion = %s ORDER BY id",
+      "SELECT d, id FROM pin_decimals WHERE minion = %s ORDER BY id",
+    ]);
+    // Salt: {1: 1, 0: 4, 7: 'three', 5: 'four', 2.5: 2, 0.1: 'two', 1e+16: 'four', Decimal('0.10'): 3}
+    expect(out.keyList().map(keyText)).toEqual(["1", "0", "7", "5", "2.5", "0.1", "1e+16", "0.10"]);
+    expect([...out.values()]).toEqual([1, 4, "three", "four", 2, "two", "four", 3]);
+    expect(out.keyList()[0]).toBe(1); // the first key stays, as Python keeps the first key object
   });
 });

@@ -603,3 +603,50 @@ describe("exact results", () => {
     expect(out.get("x")).toEqual([1, 2, 3]);
   });
 });
+
+describe("DECIMAL keys", () => {
+  /** Several queries into one shaper, the result in the exact model (keys as Salt's Python holds them). */
+  function manyExact(queries: [string[], Row[], ShapeOptions?][]) {
+    const shaper = createShaper();
+    for (const [fields, rows, options] of queries) {
+      shaper.enterRoot(undefined);
+      const sink = shaper.begin(fields, options);
+      for (const row of rows) sink.push(row);
+      sink.end();
+    }
+    return shaper.result();
+  }
+
+  it("makes a DECIMAL key one key with the int or float of the same value, as Salt's Decimal keys are", () => {
+    // Salt on MariaDB: INT keys 1, 0, then DOUBLE keys 0.0 and 2.5, then DECIMAL keys 1.00, 2.50, 0.10, -0.00
+    // into one mapping gave {1: 1, 0: 4, 2.5: 2, Decimal('0.10'): 3}.
+    const result = manyExact([
+      [
+        ["i", "v"],
+        [
+          [1, "one"],
+          [0, "two"],
+        ],
+      ],
+      [
+        ["f", "v"],
+        [
+          [new PyFloat(0), "zero"],
+          [2.5, "half"],
+        ],
+      ],
+      [
+        ["d", "id"],
+        [
+          ["1.00", 1],
+          ["2.50", 2],
+          ["0.10", 3],
+          ["-0.00", 4],
+        ],
+        { decimalColumns: [true, false] },
+      ],
+    ]);
+    expect(result.keyList().map(String)).toEqual(["1", "0", "2.5", "0.10"]);
+    expect([...result.values()]).toEqual([1, 4, 2, 3]);
+  });
+});

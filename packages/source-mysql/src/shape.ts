@@ -14,7 +14,7 @@ import {
 } from "@merge/core";
 import { mysqlError, type QueryLabel } from "./errors.js";
 import { parseJsonValue } from "./json-value.js";
-import { keyOf } from "./keys.js";
+import { DecimalKey, keyOf } from "./keys.js";
 import { pyListUnion } from "./py-equal.js";
 import { PlaceTracker, type ValuePlace } from "./places.js";
 import { levelsOf, parseWithLists, pyTruthy } from "./queries.js";
@@ -47,6 +47,11 @@ export interface ShapeOptions {
   readonly ignore_null?: boolean;
   /** Names the query in error messages. */
   readonly query?: QueryLabel;
+  /**
+   * Which columns (by index) are MySQL DECIMALs given as their text: as keys they are `DecimalKey`s, equal to the
+   * int or float of the same value, as Python's `Decimal` keys are. Their values stay text.
+   */
+  readonly decimalColumns?: readonly boolean[];
   /**
    * Called for every value a row writes: where, what, and which row (for an `as_json` query, every value of the
    * row's JSON object that was written into the result, one per scalar, empty mapping or empty list). For provenance
@@ -252,6 +257,11 @@ function beginQuery(
   const depth = effectiveDepth(requested, n, query);
   const ignoreNull = pyTruthy(options.ignoreNull ?? options.ignore_null);
   const names = fieldNames.slice();
+  const decimals = options.decimalColumns;
+  const keyAt = (row: Row, index: number): MappingKey => {
+    const value = row[index];
+    return decimals?.[index] === true && typeof value === "string" ? new DecimalKey(value) : keyOf(value);
+  };
   // marks[level] for levels 0..n: a Set lookup per level and row would do, an array index is cheaper.
   const marks = new Uint8Array(n + 1);
   for (const level of levelsOption(options.withLists ?? options.with_lists, query)) {
@@ -296,7 +306,7 @@ function beginQuery(
     const path: MappingKey[] = [];
     const keys: { column: string; value: unknown }[] = [];
     for (let i = 0; i < keyCount; i++) {
-      path.push(keyOf(row[i]));
+      path.push(keyAt(row, i));
       keys.push({ column: names[i]!, value: row[i] ?? null });
     }
     if (field !== undefined) path.push(field);
@@ -352,7 +362,7 @@ function beginQuery(
       let crd = focus;
       // Walk (and create) the mappings above the last key level.
       for (let i = 0; i < depth - 1; i++) {
-        const key = keyOf(row[i]);
+        const key = keyAt(row, i);
         if (marks[i + 1] === 1) record(i + 1, crd, key);
         const existing = tree.get(crd, key);
         if (tree.isNode(existing)) {
@@ -380,7 +390,7 @@ function beginQuery(
 
       if (fullDepth) {
         // The penultimate column is the key of the last one.
-        const key = keyOf(row[keyColumn]);
+        const key = keyAt(row, keyColumn);
         const value = tree.own(row[n - 1]);
         const current = tree.get(crd, key);
         const present = current !== undefined;
@@ -396,7 +406,7 @@ function beginQuery(
       }
 
       // Otherwise the key column holds a mapping of the remaining columns by field name.
-      const key = keyOf(row[keyColumn]);
+      const key = keyAt(row, keyColumn);
       let target = tree.get(crd, key);
       if (target === undefined) {
         target = tree.create();
