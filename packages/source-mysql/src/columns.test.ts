@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { columnFixes, fixRow, isPythonDate } from "./columns.js";
+import { columnFixes, fixedDecimalsAsText, fixRow, isPythonDate } from "./columns.js";
 
 // mysql2's column type numbers, as the server reports them.
 const DATE = 10;
 const DATETIME = 12;
 const TIMESTAMP = 7;
 const TIME = 11;
+const FLOAT = 4;
+const DOUBLE = 5;
 
 describe("dates MySQLdb cannot turn into Python dates", () => {
   it("knows which dates Python's datetime holds", () => {
@@ -39,5 +41,35 @@ describe("dates MySQLdb cannot turn into Python dates", () => {
       "2024-02-29 13:14:15",
       null,
     ]);
+  });
+});
+
+describe("floats whose column fixes the decimals", () => {
+  // PI() as the text protocol writes it (6 decimals), deliberately not Math.PI.
+  const PI_AS_TEXT = Number("3.141593");
+
+  it("reads them as the text protocol writes them: exactly that many decimals, an exact tie to even", () => {
+    expect(fixedDecimalsAsText(Math.PI, 6)).toBe(PI_AS_TEXT);
+    expect(fixedDecimalsAsText(Math.fround(12345.67), 2)).toBe(12345.67);
+    expect(fixedDecimalsAsText(Math.fround(99999.99), 2)).toBe(99999.99);
+    expect(fixedDecimalsAsText(0.125, 2)).toBe(0.12);
+    expect(fixedDecimalsAsText(0.375, 2)).toBe(0.38);
+    expect(fixedDecimalsAsText(-0.125, 2)).toBe(-0.12);
+    expect(fixedDecimalsAsText(2.5, 0)).toBe(2);
+    expect(fixedDecimalsAsText(3.5, 0)).toBe(4);
+    expect(fixedDecimalsAsText(2.675, 2)).toBe(2.67); // 2.675 is 2.67499999... as a double
+    expect(fixedDecimalsAsText(1e300, 2)).toBe(1e300);
+    expect(Object.is(fixedDecimalsAsText(-0, 2), -0)).toBe(true);
+  });
+
+  it("applies them per column, and 6 significant digits to a FLOAT without fixed decimals", () => {
+    const fixes = columnFixes([
+      { name: "pi", columnType: DOUBLE, decimals: 6 },
+      { name: "f2", columnType: FLOAT, decimals: 2 },
+      { name: "f", columnType: FLOAT, decimals: 31 },
+      { name: "d", columnType: DOUBLE, decimals: 31 },
+    ]);
+    const row = fixRow([Math.PI, Math.fround(12345.67), Math.fround(12345.67), Math.PI], fixes!);
+    expect(row.map(Number)).toEqual([PI_AS_TEXT, 12345.67, 12345.7, Math.PI]);
   });
 });

@@ -7,6 +7,9 @@ import { pyFloat } from "@merge/core";
  * - FLOAT and DOUBLE are floats: a whole value becomes a `PyFloat` (`1.0` prints `1.0`, not `1`). Prepared
  *   statements use MySQL's binary protocol, which sends FLOAT as a raw single-precision number (1.1 arrives as
  *   1.100000023841858); MySQLdb reads the server's text form, with 6 significant digits, so FLOAT is rounded so.
+ *   A FLOAT or DOUBLE column (or expression: `PI()`, a `FLOAT(10,2)` times 1) whose metadata fixes its decimals
+ *   (fewer than 31) is written by the text protocol with exactly that many decimals (`3.141593`, `12345.67`), so
+ *   it is rounded to them instead, as the server rounds (to nearest, an exact tie to even).
  * - BIGINT beyond 2^53 arrives as decimal text and becomes an exact `bigint` (a Python int).
  * - DATE, DATETIME and TIMESTAMP stay the server's text, except a date Python's `datetime` cannot hold (the zero date
  *   `0000-00-00`, a zero month or day, year 0): MySQLdb gives None for those, so they become `null`.
@@ -32,10 +35,21 @@ const DATE_TYPES: ReadonlySet<number> = new Set([
 export interface FieldLike {
   readonly name: string;
   readonly columnType?: number;
+  /** Digits after the point the server writes; 31 (and up) means "not fixed". */
+  readonly decimals?: number;
+}
+
+// Below this, a FLOAT/DOUBLE column's decimals are fixed (the server's NOT_FIXED_DEC is 31).
+const NOT_FIXED_DEC = 31;
+
+/** How one column's values are fixed: its type, and for FLOAT/DOUBLE the fixed decimals if it has them. */
+export interface ColumnFix {
+  readonly type: number;
+  readonly decimals?: number;
 }
 
 /** How each column's values are fixed: by index, or undefined when no column needs it (costs nothing then). */
-export type ColumnFixes = readonly (number | undefined)[];
+export type ColumnFixes = readonly (ColumnFix | undefined)[];
 
 /** The columns that need `fixRow`, or undefined when none do (the common case). */
 export function columnFixes(fields: readonly FieldLike[]): ColumnFixes | undefined {
@@ -49,7 +63,13 @@ export function columnFixes(fields: readonly FieldLike[]): ColumnFixes | undefin
       (type !== undefined && DATE_TYPES.has(type))
     ) {
       any = true;
-      return type;
+      const decimals = field.decimals;
+      const fixed =
+        (type === MYSQL_TYPE_FLOAT || type === MYSQL_TYPE_DOUBLE) &&
+        decimals !== undefined &&
+        decimals >= 0 &&
+        decimals < NOT_FIXED_DEC;
+      return fixed ? { type, decimals } : { type };
     }
     return undefined;
   });
@@ -89,17 +109,43 @@ export function isPythonDate(text: string): boolean {
   return day <= days;
 }
 
+/**
+ * The value the server's text protocol gives for a float column with fixed decimals: the number written with exactly
+ * `decimals` digits after the point (rounded to nearest, an exact tie to even, as the server's dtoa does), read back.
+ */
+export function fixedDecimalsAsText(value: number, decimals: number): number {
+  if (!Number.isFinite(value) || value === 0) return value;
+  // |value| = mantissa / 2^k exactly (doubling a double is exact); then round mantissa * 10^decimals / 2^k.
+  let mantissa = Math.abs(value);
+  let k = 0n;
+  while (!Number.isInteger(mantissa)) {
+    mantissa *= 2;
+    k++;
+  }
+  const numerator = BigInt(mantissa) * 10n ** BigInt(decimals);
+  const denominator = 2n ** k;
+  let digits = numerator / denominator;
+  const twice = (numerator % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && digits % 2n === 1n)) digits++;
+  const text = digits.toString().padStart(decimals + 1, "0");
+  const point = text.length - decimals;
+  const written = decimals === 0 ? text : `${text.slice(0, point)}.${text.slice(point)}`;
+  return Number(value < 0 ? `-${written}` : written);
+}
+
 export function fixRow(row: unknown[], fixes: ColumnFixes): unknown[] {
   for (let index = 0; index < fixes.length; index++) {
-    const type = fixes[index];
-    if (type === undefined) continue;
+    const fix = fixes[index];
+    if (fix === undefined) continue;
+    const { type, decimals } = fix;
     const value = row[index];
     if (type === MYSQL_TYPE_LONGLONG) {
       if (typeof value === "string") row[index] = BigInt(value);
     } else if (DATE_TYPES.has(type)) {
       if (typeof value === "string" && !isPythonDate(value)) row[index] = null;
     } else if (typeof value === "number") {
-      row[index] = pyFloat(type === MYSQL_TYPE_FLOAT ? floatAsText(value) : value);
+      if (decimals !== undefined) row[index] = pyFloat(fixedDecimalsAsText(value, decimals));
+      else row[index] = pyFloat(type === MYSQL_TYPE_FLOAT ? floatAsText(value) : value);
     }
   }
   return row;

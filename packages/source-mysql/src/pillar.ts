@@ -243,7 +243,7 @@ export function createMysqlPillar(
               ...(trace === undefined ? {} : { onValue: trace.begin(query, fields.length) }),
             },
           );
-          fixes = columnFixes(fields as unknown as { name: string; columnType?: number }[]);
+          fixes = columnFixes(fields as unknown as FieldLike[]);
         } catch (error) {
           finish(error);
         }

@@ -38,6 +38,8 @@ describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
         v VARCHAR(8));
       INSERT INTO pin_decimals VALUES (1, 'web01', 1, 1.00, 2.5, 'one'), (2, 'web01', 0, 2.50, 0.1, 'two'),
         (3, 'web01', 7, 0.10, 0, 'three'), (4, 'web01', 5, -0.00, 1e16, 'four');
+      CREATE TABLE pin_fixed (id INT PRIMARY KEY, minion VARCHAR(16), f2 FLOAT(10,2), d2 DOUBLE(10,2), d DOUBLE);
+      INSERT INTO pin_fixed VALUES (1, 'web01', 12345.67, 1.005, 0.1), (2, 'web01', 99999.99, 12345678.125, 2.675);
     `);
   });
 
@@ -103,5 +105,22 @@ describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
     expect(out.keyList().map(keyText)).toEqual(["1", "0", "7", "5", "2.5", "0.1", "1e+16", "0.10"]);
     expect([...out.values()]).toEqual([1, 4, "three", "four", 2, "two", "four", 3]);
     expect(out.keyList()[0]).toBe(1); // the first key stays, as Python keeps the first key object
+  });
+
+  it("reads a float column with fixed decimals as the text protocol writes it", async () => {
+    const out = await exact({
+      x: {
+        query: `SELECT id, f2, d2, PI() AS pi, f2 * 1 AS f21, d2 / 3 AS d3, d * 1.5 AS dm
+                  FROM pin_fixed WHERE minion = %s ORDER BY id`,
+        depth: 1,
+      },
+    });
+    // Salt: {1: {'f2': 12345.67, 'd2': 1.0, 'pi': 3.141593, 'f21': 12345.67, 'd3': 0.333333,
+    //  'dm': 0.15000000000000002}, 2: {'f2': 99999.99, 'd2': 12345678.12, 'pi': 3.141593, 'f21': 99999.99,
+    //  'd3': 4115226.04, 'dm': 4.012499999999999}}
+    expect(text(out.get("x"))).toBe(
+      '{"1": {"f2": 12345.67, "d2": 1.0, "pi": 3.141593, "f21": 12345.67, "d3": 0.333333, "dm": 0.15000000000000002}, ' +
+        '"2": {"f2": 99999.99, "d2": 12345678.12, "pi": 3.141593, "f21": 99999.99, "d3": 4115226.04, "dm": 4.012499999999999}}',
+    );
   });
 });
