@@ -1,6 +1,6 @@
 import { PyDict } from "@merge/core";
 import { describe, expect, it } from "vitest";
-import { DecimalKey, decimalIdentity, keyOf } from "./keys.js";
+import { DecimalKey, decimalIdentity, decimalKeysAsText, decimalPathAsText, keyOf } from "./keys.js";
 
 describe("DECIMAL keys", () => {
   it("equal the int or float Python's Decimal equals", () => {
@@ -28,5 +28,20 @@ describe("DECIMAL keys", () => {
     expect(d.get(1)).toBe("decimal one");
     expect(d.get(new DecimalKey("0.1"))).toBe("decimal tenth");
     expect(keyOf(new DecimalKey("3.00"))).toBeInstanceOf(DecimalKey);
+  });
+
+  it("are named by their text once shaping is done, in place and in paths", () => {
+    const inner = new PyDict<unknown>([
+      [new DecimalKey("2.50"), "x"],
+      ["b", 1],
+    ]);
+    const result = new PyDict<unknown>([
+      [1, [inner]],
+      [new DecimalKey("0.10"), inner],
+    ]);
+    decimalKeysAsText(result);
+    expect(result.keyList()).toEqual([1, "0.10"]);
+    expect(inner.keyList()).toEqual(["2.50", "b"]);
+    expect(decimalPathAsText([new DecimalKey("0.10"), "2.50", 0])).toEqual(["0.10", "2.50", 0]);
   });
 });

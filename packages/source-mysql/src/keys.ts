@@ -1,4 +1,4 @@
-import { type MappingKey, PY_KEY, PyFloat } from "@merge/core";
+import { keyIdentity, type MappingKey, PY_KEY, PyDict, PyFloat } from "@merge/core";
 
 /**
  * How a column value becomes a mapping key: as itself, the Python value MySQLdb gave (an int key stays an int, a
@@ -87,3 +87,50 @@ function exactlyEqual(float: number, digits: bigint, places: number): boolean {
   }
   return digits * 2n ** k === BigInt(scaled) * 10n ** BigInt(places);
 }
+
+/**
+ * Replaces every `DecimalKey` key in a shaped result by its text, in place, once an entry's queries have all run:
+ * while rows are shaped a DECIMAL key must be one key with the int or float of the same value (Salt's `Decimal`),
+ * but what a fetch returns names it by its text, as the README's type table says of DECIMAL values.
+ */
+export function decimalKeysAsText(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) decimalKeysAsText(item);
+    return;
+  }
+  if (!(value instanceof PyDict)) return;
+  const entries = [...value.entries()];
+  if (entries.some(([key]) => key instanceof DecimalKey)) {
+    value.clear();
+    for (const [key, item] of entries) value.set(key instanceof DecimalKey ? key.text : key, item);
+  }
+  for (const [, item] of entries) decimalKeysAsText(item);
+}
+
+/** A path with every `DecimalKey` named by its text (see `decimalKeysAsText`). */
+export function decimalPathAsText<K>(path: readonly K[]): K[] {
+  return path.map((key) => (key instanceof DecimalKey ? (key.text as K) : key));
+}
+
+/**
+ * A place in a shaped result (before `decimalKeysAsText`) with each key as the mapping holds it, named by its text:
+ * a DECIMAL key written where an equal int key already was is that int key (`1`, not `1.00`), as in the data.
+ */
+export function storedPathAsText(root: unknown, path: readonly PathStep[]): PathStep[] {
+  const out: PathStep[] = [];
+  let node: unknown = root;
+  for (const step of path) {
+    if (node instanceof PyDict) {
+      const identity = keyIdentity(step);
+      const stored = node.keyList().find((key) => keyIdentity(key) === identity) ?? step;
+      out.push(stored instanceof DecimalKey ? stored.text : stored);
+      node = node.get(stored);
+    } else {
+      out.push(step instanceof DecimalKey ? step.text : step);
+      node = Array.isArray(node) && typeof step === "number" ? node[step] : undefined;
+    }
+  }
+  return out;
+}
+
+type PathStep = MappingKey;

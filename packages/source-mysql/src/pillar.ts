@@ -10,6 +10,7 @@ import {
 } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
 import { type ColumnFixes, columnFixes, decimalColumns, type FieldLike, fixRow } from "./columns.js";
+import { decimalKeysAsText, decimalPathAsText, storedPathAsText } from "./keys.js";
 import { classifyDriverError, type DriverErrorContext, redact, wrapDriverError } from "./driver-errors.js";
 import { abbreviateSql, describeQuery, mysqlError, type QueryLabel } from "./errors.js";
 import { mergeExtPillar } from "./merge.js";
@@ -335,8 +336,9 @@ export function createMysqlPillar(
         const shaper = createShaper();
         if (trace !== undefined) trace.entry = number;
         for (const query of entry) await runQuery(connection, minionId, query, shaper, trace);
-        trace?.settle(shaper.places());
         const part = shaper.result();
+        trace?.settle(shaper.places(), part);
+        decimalKeysAsText(part);
         checkDepth(part);
         merged = number === 0 ? part : mergeExtPillar(merged, part);
       }
@@ -395,8 +397,8 @@ interface Trace {
   readonly values: MysqlValueSource[];
   /** A query's columns arrived: its source, and the callback for the values its rows write. */
   begin(query: PreparedQuery, fieldCount: number): (write: ShapedValue) => void;
-  /** The entry's queries all ran: where each of its values is now (`Shaper.places`). */
-  settle(places: readonly (ValuePlace | undefined)[]): void;
+  /** The entry's queries all ran: where each of its values is now (`Shaper.places`) in the entry's result. */
+  settle(places: readonly (ValuePlace | undefined)[], result: PyDict): void;
 }
 
 function createTrace(): Trace {
@@ -423,18 +425,25 @@ function createTrace(): Trace {
       // A named query writes below its keyword (enterRoot): the path starts there.
       const prefix = spec.root === undefined || spec.root === "" ? [] : [spec.root];
       return (write) => {
-        pending.push({ write, query: source, path: [...prefix, ...write.path] });
+        pending.push({
+          write: { ...write, path: decimalPathAsText(write.path) },
+          query: source,
+          path: [...prefix, ...decimalPathAsText(write.path)],
+        });
       };
     },
-    settle(places) {
+    settle(places, result) {
       // `places` has one place per value the shaper reported, in the same order as `pending`.
       pending.forEach(({ write, query, path }, index) => {
         const place = places[index];
-        trace.values.push(
-          place?.within === undefined
-            ? { ...write, path, at: place?.at, query }
-            : { ...write, path, at: place.at, within: place.within, query },
-        );
+        const at = place?.at === undefined ? undefined : storedPathAsText(result, place.at);
+        if (place?.within === undefined) {
+          trace.values.push({ ...write, path, at, query });
+        } else {
+          decimalKeysAsText(place.within.value);
+          const within = { ...place.within, at: storedPathAsText(result, place.within.at) };
+          trace.values.push({ ...write, path, at, within, query });
+        }
       });
       pending = [];
     },

@@ -1,6 +1,6 @@
 import { formatJson, keyText, PyDict } from "@merge/core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type MysqlPillarOptions, mysqlPillar } from "./pillar.js";
+import { createMysqlPillar, type MysqlPillarOptions, mysqlPillar } from "./pillar.js";
 import { createTestDatabase, describeWithServer, settingsFor, type TestDatabase } from "./test-db.js";
 
 // Cases where our results once differed from Salt's own ext_pillar (salt/pillar/mysql.py over MySQLdb) on the same
@@ -105,6 +105,7 @@ describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
     expect(out.keyList().map(keyText)).toEqual(["1", "0", "7", "5", "2.5", "0.1", "1e+16", "0.10"]);
     expect([...out.values()]).toEqual([1, 4, "three", "four", 2, "two", "four", 3]);
     expect(out.keyList()[0]).toBe(1); // the first key stays, as Python keeps the first key object
+    expect(out.keyList()[7]).toBe("0.10"); // a DECIMAL key that stays is named by its text
   });
 
   it("reads a float column with fixed decimals as the text protocol writes it", async () => {
@@ -122,5 +123,30 @@ describeWithServer("values Salt's ext_pillar gives on MariaDB", (server) => {
       '{"1": {"f2": 12345.67, "d2": 1.0, "pi": 3.141593, "f21": 12345.67, "d3": 0.333333, "dm": 0.15000000000000002}, ' +
         '"2": {"f2": 99999.99, "d2": 12345678.12, "pi": 3.141593, "f21": 99999.99, "d3": 4115226.04, "dm": 4.012499999999999}}',
     );
+  });
+
+  it("names DECIMAL keys by their text in provenance too, where the data has them", async () => {
+    const pillar = createMysqlPillar({
+      connection: settingsFor(server, db.name),
+      values: "exact",
+      legacyMysqlQuery: false,
+      queries: [
+        "SELECT i, v FROM pin_decimals WHERE minion = %s ORDER BY id",
+        "SELECT d, id FROM pin_decimals WHERE minion = %s ORDER BY id",
+      ],
+    });
+    try {
+      const { data, provenance } = await pillar.fetchWithProvenance("web01");
+      const keys = provenance.values.flatMap((value) => [...value.path, ...(value.at ?? [])]);
+      expect(keys.some((key) => typeof key === "object" && key !== null)).toBe(false);
+      // Row 3's DECIMAL 0.10 stayed a key of its own; row 4's -0.00 went to the INT key 0 that was already there.
+      const [tenth, zero] = provenance.values.slice(-2);
+      expect(tenth!.at).toEqual(["0.10"]);
+      expect(data.get("0.10")).toBe(3);
+      expect(zero!.at).toEqual([0]);
+      expect(data.get(0)).toBe(4);
+    } finally {
+      await pillar.close();
+    }
   });
 });
