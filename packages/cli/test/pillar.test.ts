@@ -183,6 +183,43 @@ describe("merge pillar", () => {
     );
   });
 
+  it("selects a stack by a matcher key of the master file's own type, and gives the templates its opts as read", () => {
+    // Salt looks a grain up in the matcher's dict as the master file was read: the key `2` is the int 2, so the
+    // grain 2 selects it (and `'2'` would not), and `true` is the bool. __opts__ is that file too, so `9.0` stays a
+    // float and `8080` an int key. Recorded with Salt's stack.py.
+    const dir = mkdtempSync(join(tmpdir(), "merge-cli-pillar-typed-"));
+    writeFileSync(join(dir, "two.cfg"), "two.yml\n");
+    writeFileSync(
+      join(dir, "two.yml"),
+      "pg: {{ __opts__.pg }}\nport_is_int: {{ __opts__.ports.keys()|list|first is number }}\n",
+    );
+    writeFileSync(join(dir, "flag.cfg"), "flag.yml\n");
+    writeFileSync(join(dir, "flag.yml"), "flagged: yes\n");
+    writeFileSync(join(dir, "text.cfg"), "text.yml\n");
+    writeFileSync(join(dir, "text.yml"), "text: selected\n");
+    writeFileSync(
+      join(dir, "master.yml"),
+      "pg: 9.0\nports: {8080: web}\next_pillar:\n  - stack:\n      grains:num:\n        2: two.cfg\n" +
+        "        '1': text.cfg\n      grains:flag:\n        true: flag.cfg\n",
+    );
+    writeFileSync(join(dir, "grains.yml"), "num: 2\nflag: true\n");
+    const expected = "pg: 9.0\nport_is_int: true\nflagged: true\n";
+    const one = merge(["pillar", "--config", "master.yml", "--minion-id", "m1", "--grains", "grains.yml"], {
+      cwd: dir,
+    });
+    expect(one.stderr).toBe("");
+    expect(one.stdout).toBe(expected);
+    writeFileSync(
+      join(dir, "hosts.yml"),
+      "- id: m1\n  grains: {num: 2, flag: true}\n- id: m2\n  grains: {num: 1}\n",
+    );
+    const batch = merge(["pillar", "--config", "master.yml", "--minions", "hosts.yml"], { cwd: dir });
+    expect(batch.stderr).toBe("");
+    expect(batch.stdout).toBe(
+      '{"id": "m1", "pillar": {"pg": 9.0, "port_is_int": true, "flagged": true}}\n{"id": "m2", "pillar": {}}\n',
+    );
+  });
+
   it("needs --config", () => {
     const run = merge(["pillar", "--minion-id", "x"]);
     expect(run.status).toBe(2);

@@ -1,4 +1,4 @@
-import { type Dict, isPlainObject, MergeError, toPlain } from "@merge/core";
+import { type Dict, isPlainObject, MergeError, PyDict, toPlain } from "@merge/core";
 import type { CliIO } from "../io.js";
 import { type LoadedDocument, loadDocument } from "../load-document.js";
 
@@ -9,6 +9,11 @@ export interface ExtPillarEntry {
   /** `stack`, `mysql`, or whatever else the entry names. */
   readonly type: string;
   readonly value: unknown;
+  /**
+   * The same configuration as read, in the exact model: a stack matcher map keyed by `2` or `true` selects a config
+   * for a grain `2` or `true` only with the key's own type, as Salt looks the value up in its dict.
+   */
+  readonly exact: unknown;
   /** Where the entry is written, for messages and `--explain`. */
   readonly line: number | undefined;
 }
@@ -57,13 +62,28 @@ export async function loadMasterConfig(file: string, io: CliIO): Promise<MasterC
       );
     }
     const type = Object.keys(item)[0]!;
-    entries.push({ index, type, value: item[type], line: at?.line });
+    entries.push({ index, type, value: item[type], exact: exactEntry(exact, index), line: at?.line });
   });
   return { file, document, value, exact, entries };
+}
+
+/** The value of the one-key mapping at `ext_pillar[index]` of the exact master configuration. */
+function exactEntry(exact: unknown, index: number): unknown {
+  const list = exact instanceof PyDict ? exact.get("ext_pillar") : undefined;
+  const item = Array.isArray(list) ? list[index] : undefined;
+  return item instanceof PyDict ? [...item.values()][0] : undefined;
 }
 
 /** `master.yml:14 (mysql entry 2)`: how `--explain` names an entry's contribution. */
 export function entryName(config: MasterConfig, entry: ExtPillarEntry): string {
   const where = entry.line === undefined ? config.file : `${config.file}:${entry.line}`;
   return `${where} (ext_pillar ${entry.index + 1}: ${entry.type})`;
+}
+
+/**
+ * What a `stack` entry hands the stack loader: a matcher map as read (a `PyDict`, whose keys keep their YAML type),
+ * a path or a list of paths as they are.
+ */
+export function stackEntryConfig(entry: ExtPillarEntry): unknown {
+  return entry.exact instanceof PyDict ? entry.exact : entry.value;
 }

@@ -26,7 +26,7 @@ import {
   warn,
 } from "./common.js";
 import { saltYaml } from "./checks.js";
-import { entryName, loadMasterConfig } from "./master-config.js";
+import { entryName, loadMasterConfig, stackEntryConfig } from "./master-config.js";
 import { createMysqlSource } from "./mysql-source.js";
 import { renderResult } from "./result.js";
 import { exactMappingFile } from "./stack.js";
@@ -379,9 +379,10 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
     if (entry.type === "stack") {
       const { createStackLoader } = await import("@merge/source-stack");
       const loader = createStackLoader({
-        config: entry.value as Parameters<typeof createStackLoader>[0]["config"],
+        config: stackEntryConfig(entry) as Parameters<typeof createStackLoader>[0]["config"],
         cwd: baseDir,
-        opts: config.value,
+        // __opts__ is the master configuration as Salt reads it: `9.0` and int keys keep their type.
+        opts: config.exact as Dict,
         values: "exact",
         ...stackLoaderHooks(io, baseDir),
       });

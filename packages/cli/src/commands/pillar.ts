@@ -12,7 +12,7 @@ import {
   stackLoaderHooks,
   warn,
 } from "./common.js";
-import { entryName, loadMasterConfig } from "./master-config.js";
+import { entryName, loadMasterConfig, stackEntryConfig } from "./master-config.js";
 import { fetchMysqlEntry } from "./mysql-source.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
@@ -49,9 +49,10 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
     if (entry.type === "stack") {
       const { loadStack } = await import("@merge/source-stack");
       const loaderOptions: Parameters<typeof loadStack>[0] = {
-        config: entry.value as Parameters<typeof loadStack>[0]["config"],
+        config: stackEntryConfig(entry) as Parameters<typeof loadStack>[0]["config"],
         cwd: baseDir,
-        opts: config.value,
+        // __opts__ is the master configuration as Salt reads it: `9.0` and int keys keep their type.
+        opts: config.exact as Dict,
         minionId,
         pillar: pillar as unknown as Dict,
         grains,
