@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { loadStack } from "./loader.js";
+import { createMemoryFileSystem } from "./memory-files.js";
+
+// Corners where Salt's merge works in place on the live `stack` a template can reach. Every expected value below is
+// what Salt's own stack.py returned for the same tree (run outside this repository against the real module).
+
+/** `stack.cfg` is given; the other files are the tree. */
+function load(files: Record<string, string>) {
+  return loadStack({
+    config: "stack.cfg",
+    cwd: "/srv",
+    files: createMemoryFileSystem(files, "/srv"),
+    minionId: "web1",
+  });
+}
+
+describe("a directive a template puts into the stack", () => {
+  it("takes effect when a later merge-first swaps it in as the value being merged", () => {
+    // merge-first puts the new mapping in place and merges the old one into it, reading the old one's `__`.
+    const { data } = load({
+      "stack.cfg": "a.yml\nb.yml\n",
+      "a.yml": "{% do stack.update({'x': {'__': 'remove', 'k': 1}}) %}\ny: 1\n",
+      "b.yml": "__: merge-first\nx: {k: 2, m: 3}\n",
+    });
+    expect(data).toEqual({ x: { m: 3 }, y: 1 });
+  });
+
+  it("stays as an item of a list merged with merge-last, and acts as its head under merge-first", () => {
+    const inject = "{% do stack.update({'x': [{'__': 'remove'}, 1, 2]}) %}\ny: 1\n";
+    const last = load({ "stack.cfg": "a.yml\nb.yml\n", "a.yml": inject, "b.yml": "x: [2, 3]\n" });
+    expect(last.data).toEqual({ x: [{ __: "remove" }, 1, 2, 2, 3], y: 1 });
+    const first = load({
+      "stack.cfg": "a.yml\nb.yml\n",
+      "a.yml": inject,
+      "b.yml": "__: merge-first\nx: [2, 3]\n",
+    });
+    expect(first.data).toEqual({ x: [3], y: 1 });
+  });
+});
+
+describe("values a template makes shared", () => {
+  it("change together while mappings merge in place, and part when a list merge builds a new list", () => {
+    const { data } = load({
+      "stack.cfg": "a.yml\nb.yml\nc.yml\n",
+      "a.yml": "u: {k: 1}\nl: [1]\n",
+      "b.yml": "{% do stack.update({'v': stack.u, 'w': stack.l}) %}\nu: {m: 2}\nl: [2]\n",
+      "c.yml": "u: {__: remove, k: ~}\nl: [{__: merge-first}, 0]\nv: {z: 1}\n",
+    });
+    expect(data).toEqual({ u: { m: 2, z: 1 }, l: [0, 1, 2], v: { m: 2, z: 1 }, w: [1] });
+  });
+});
+
+describe("a config that only looks like a YAML list", () => {
+  it("is read line by line, and `- a.yml` is then the name of a file", () => {
+    const { data } = load({
+      "stack.cfg": "- a.yml\nb.yml\n",
+      "a.yml": "a: 1\n",
+      "b.yml": "b: 1\n",
+      "- a.yml": "c: 1\n",
+    });
+    expect(data).toEqual({ c: 1, b: 1 });
+  });
+});
