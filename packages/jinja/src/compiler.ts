@@ -606,6 +606,8 @@ class PyCompiler extends BaseCompiler {
   compileSymbol(node: NjAny, frame: NjAny): void {
     const id = frame.lookup(node.value);
     if (id) this._emit(id);
+    // Jinja's `self` (the template's blocks) unless the template binds the name itself.
+    else if (node.value === "self") this._emit("runtime.pySelf(env, context, frame)");
     else this._emit(`runtime.pyLookup(context, frame, ${str(node.value)})`);
   }
 

@@ -392,7 +392,7 @@ function wordwrap(
   breakLongWords: unknown,
   wrapstring: unknown,
   breakOnHyphens: unknown,
-): string {
+): unknown {
   // Python looks up `wrapstring.join` before it reads the text.
   // None (the default) is the environment's line break.
   const join = wrapstring === null ? "\n" : textOf(wrapstring);
@@ -421,6 +421,9 @@ function wordwrap(
     count += Math.max(piece.length, 1);
   }
   self.env.pyState.account.build(size + Math.max(count - 1, 0) * join.length, "the filter wordwrap");
+  // A Markup `wrapstring` joins as Markup does: each wrapped piece escaped, the text markup-safe.
+  if (isSafeString(wrapstring))
+    return markSafe(pieces.map((piece) => piece.map(htmlEscape).join(join)).join(join));
   return pieces.map((piece) => piece.join(join)).join(join);
 }
 

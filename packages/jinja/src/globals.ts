@@ -6,6 +6,7 @@ import { splitArgs } from "./kwargs.js";
 import { pyDictCall, pyFromKeys } from "./pydict.js";
 import { intValue } from "./numbers.js";
 import { PyRange, pyTypeName } from "./pyvalues.js";
+import { lipsum } from "./lipsum.js";
 import { Namespace } from "./runtime.js";
 
 /** Jinja's `cycler(...)`: `next()` returns the items in turn, `current` the one `next()` will return. */
@@ -90,5 +91,6 @@ export function baseGlobals(): Record<string, unknown> {
       };
     },
     namespace: (...args: unknown[]) => new Namespace(pyDictCall(args)),
+    lipsum,
   };
 }

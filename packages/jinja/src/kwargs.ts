@@ -2,6 +2,7 @@
 // Python binds a call's arguments. The flag a template's call sets is also a symbol, which data cannot carry: a
 // mapping from a grain that happens to hold a `__keywords` key is still an ordinary positional argument.
 import { hasOwn } from "@merge/core";
+import { TemplateProblem } from "./errors.js";
 
 export type Kwargs = Record<string, unknown>;
 
@@ -80,4 +81,41 @@ export function missingArguments(names: readonly string[]): string {
   const list =
     quoted.length <= 2 ? quoted.join(" and ") : `${quoted.slice(0, -1).join(", ")}, and ${quoted.at(-1)}`;
   return `${names.length} required positional argument${names.length === 1 ? "" : "s"}: ${list}`;
+}
+
+/**
+ * A call's arguments bound to the parameters `names` of the Python function `fn` (the first `required` without a
+ * default), by position or keyword, with Python's TypeErrors; the map holds the parameters given. `bound` is 1 for a
+ * method, whose `self` Python counts among the positional arguments in its messages.
+ */
+export function bindCall(
+  args: readonly unknown[],
+  fn: string,
+  names: readonly string[],
+  required: number,
+  bound = 0,
+): Map<string, unknown> {
+  const { pos, kw } = splitArgs(args);
+  if (pos.length > names.length) {
+    const most = names.length + bound;
+    const takes =
+      required === names.length
+        ? `${most} positional argument${most === 1 ? "" : "s"}`
+        : `from ${required + bound} to ${most} positional arguments`;
+    const given = pos.length + bound;
+    throw new TemplateProblem(
+      `TypeError: ${fn}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`,
+    );
+  }
+  const given = new Map<string, unknown>(pos.map((v, i) => [names[i] as string, v]));
+  for (const [k, v] of Object.entries(kw ?? {})) {
+    if (!names.includes(k))
+      throw new TemplateProblem(`TypeError: ${fn}() got an unexpected keyword argument '${k}'`);
+    if (given.has(k)) throw new TemplateProblem(`TypeError: ${fn}() got multiple values for argument '${k}'`);
+    given.set(k, v);
+  }
+  const missing = names.slice(0, required).filter((n) => !given.has(n));
+  if (missing.length > 0)
+    throw new TemplateProblem(`TypeError: ${fn}() missing ${missingArguments(missing)}`);
+  return given;
 }

@@ -257,8 +257,8 @@ export function numMod(a: unknown, b: unknown): unknown {
   const x = intValue(a);
   const y = intValue(b);
   if (x !== undefined && y !== undefined) {
-    if (y === 0 || y === 0n)
-      throw new TemplateProblem("ZeroDivisionError: integer division or modulo by zero");
+    // Python 3.11 words `%` apart from `//` (3.10 and older said "integer division or modulo by zero" for both).
+    if (y === 0 || y === 0n) throw new TemplateProblem("ZeroDivisionError: integer modulo by zero");
     if (typeof x === "number" && typeof y === "number") {
       const r = x % y;
       return r !== 0 && r < 0 !== y < 0 ? r + y : r + 0;

@@ -18,6 +18,7 @@ import {
 } from "./numbers.js";
 import { ownKey, seen } from "./opaque.js";
 import { pyPercent } from "./pyformat.js";
+import { isSetView, viewDifference } from "./view-sets.js";
 import { htmlEscape, isListLike, isSafeString, markSafe, PyTuple, pyEq, pyTypeName } from "./pyvalues.js";
 
 export function textOf(v: unknown): string | undefined {
@@ -64,6 +65,7 @@ export function pyAdd(a: unknown, b: unknown): unknown {
 
 export function pySub(a: unknown, b: unknown): unknown {
   if (isNumber(a) && isNumber(b)) return numSub(a, b);
+  if ((isSetView(a) || isSetView(b)) && a !== undefined && b !== undefined) return viewDifference(a, b);
   throw operandError("-", a, b);
 }
 

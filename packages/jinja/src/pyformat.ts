@@ -5,6 +5,7 @@ import { expPy, fixedPy } from "./decimal.js";
 import { TemplateProblem, undefinedOperand } from "./errors.js";
 import { splitArgs } from "./kwargs.js";
 import { intValue, isFloat, isNumber, toDouble, truncToInt } from "./numbers.js";
+import { numberAttribute } from "./numeric.js";
 import { cutPiece, findItem, hasMarks, markText, NOT_FOUND, opaqueActive, plainOpaque } from "./opaque.js";
 import { DictView, isSafeString, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
@@ -208,18 +209,52 @@ export function pyPercent(
   return out;
 }
 
+/**
+ * A replacement field's `.name` and `[key]` steps, as `str.format` takes them: `.name` is Python's `getattr` (a
+ * dict's keys, a list's items and a string's characters are no attributes: `'{a.b}'.format(a={'b': 1})` is an
+ * AttributeError), `[digits]` an int index or key, any other `[key]` a string key.
+ */
 function lookupField(root: unknown, path: string): unknown {
   let v = root;
   const re = /\.([^.[]+)|\[([^\]]+)\]/g;
   for (let m = re.exec(path); m !== null; m = re.exec(path)) {
-    const k = (m[1] ?? m[2]) as string;
-    if (Array.isArray(v) && /^\d+$/.test(k)) v = v[Number(k)];
-    else if (isMapping(v)) {
-      // `{0[8080]}`: digits name an int key, as str.format reads them.
-      const found = findItem(v, m[2] !== undefined && /^\d+$/.test(k) ? Number(k) : k);
-      if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: '${k}'`);
+    if (m[1] !== undefined) {
+      const name = m[1];
+      // A namespace's attributes are its own names; no other value here has data attributes.
+      if (isNumber(v)) {
+        const attribute = numberAttribute(v, name);
+        if (attribute === undefined)
+          throw new TemplateProblem(`AttributeError: '${pyTypeName(v)}' object has no attribute '${name}'`);
+        v = attribute;
+        continue;
+      }
+      const plainObject = v !== null && typeof v === "object" && !Array.isArray(v) && !isMapping(v);
+      if (!plainObject || isSafeString(v) || !hasOwn(v as object, name))
+        throw new TemplateProblem(`AttributeError: '${pyTypeName(v)}' object has no attribute '${name}'`);
+      v = (v as Record<string, unknown>)[name];
+      continue;
+    }
+    const k = m[2] as string;
+    const key: string | number = /^\d+$/.test(k) ? Number(k) : k;
+    if (isMapping(v)) {
+      const found = findItem(v, key);
+      if (found === NOT_FOUND) throw new TemplateProblem(`KeyError: ${pyRepr(key)}`);
       v = found;
-    } else throw new TemplateProblem(`KeyError: '${k}'`);
+      continue;
+    }
+    const text = typeof v === "string" ? v : isSafeString(v) ? v.val : undefined;
+    const items = text !== undefined ? Array.from(text) : Array.isArray(v) ? v : undefined;
+    if (items === undefined)
+      throw new TemplateProblem(`TypeError: '${pyTypeName(v)}' object is not subscriptable`);
+    const kind = text !== undefined ? "string" : pyTypeName(v);
+    if (typeof key === "string")
+      throw new TemplateProblem(
+        text === undefined
+          ? `TypeError: ${kind} indices must be integers or slices, not str`
+          : "TypeError: string indices must be integers, not 'str'",
+      );
+    if (key >= items.length) throw new TemplateProblem(`IndexError: ${kind} index out of range`);
+    v = items[key];
   }
   return v;
 }

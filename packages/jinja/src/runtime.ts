@@ -35,6 +35,7 @@ import {
 } from "./methods.js";
 import { njRuntime } from "./nunjucks-internals.js";
 import { numberAttribute } from "./numeric.js";
+import { TemplateRef, templateRef } from "./template-ref.js";
 import { intValue, isNumber } from "./numbers.js";
 import { cutPiece, findItem, NOT_FOUND, opaqueActive } from "./opaque.js";
 import { pyCompare, pyDiv, pyFloorDiv, pyNeg, pyPos, pySub, textOf } from "./operators.js";
@@ -252,6 +253,7 @@ function objectTypeRepr(value: unknown): string {
   if (value === null) return "None";
   if (value instanceof PyLoop) return "jinja2.runtime.LoopContext object";
   if (value instanceof Namespace) return "jinja2.utils.Namespace object";
+  if (value instanceof TemplateRef) return "jinja2.runtime.TemplateReference object";
   const name = pyTypeName(value);
   if (name === "Markup") return "markupsafe.Markup object";
   // Opaque host values (opaque.ts) are strings to the template.
@@ -586,6 +588,16 @@ function pyLookup(
   return name in globals ? globals[name] : undefined;
 }
 
+/** `self`: a `self` the template set (in a frame around this one), else Jinja's `TemplateReference`. */
+function pySelf(
+  env: unknown,
+  context: Parameters<typeof templateRef>[1],
+  frame: { lookup(name: string): unknown },
+) {
+  const own = frame.lookup("self");
+  return own !== undefined ? own : templateRef(env, context, pyRuntime);
+}
+
 /**
  * `{% set name = value %}`: assigns where the name already lives, up to the nearest loop/macro scope (Jinja's
  * scoping), else in the current frame. Frame.set would do this too but splits the name on every call.
@@ -880,6 +892,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyMacro,
     pyTagError,
     pySuper,
+    pySelf,
     pyImportData,
     pyLoadData,
   }),

@@ -2,9 +2,8 @@
 // common execution functions, and the `__stack__` object.
 import { isAbsolute, resolve, sep } from "node:path";
 import { emptyLike, hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
-import { TemplateProblem } from "./errors.js";
 import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
-import { missingArguments, splitArgs } from "./kwargs.js";
+import { bindCall, splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
 import { pyBool, pyStr } from "./pyvalues.js";
 import { deepCopy, dictUpdate, filterBy, mergedList, saltUpdate } from "./salt-dicts.js";
@@ -168,35 +167,6 @@ export function stackTraverse(...args: unknown[]): unknown {
   const def = given.has("default") ? given.get("default") : null;
   const delimiter = given.has("delimiter") ? pyStr(given.get("delimiter")) : ":";
   return traverseOr(given.get("data"), given.get("key"), def, delimiter);
-}
-
-/**
- * A call's arguments bound to the parameters `names` of the Python function `fn` (the first `required` without a
- * default), by position or keyword, with Python's TypeErrors; the map holds the parameters given.
- */
-function bindCall(
-  args: readonly unknown[],
-  fn: string,
-  names: readonly string[],
-  required: number,
-): Map<string, unknown> {
-  const { pos, kw } = splitArgs(args);
-  if (pos.length > names.length) {
-    throw new TemplateProblem(
-      `TypeError: ${fn}() takes from ${required} to ${names.length} positional arguments but ${pos.length} were given`,
-    );
-  }
-  const given = new Map<string, unknown>(pos.map((v, i) => [names[i] as string, v]));
-  for (const [k, v] of Object.entries(kw ?? {})) {
-    if (!names.includes(k))
-      throw new TemplateProblem(`TypeError: ${fn}() got an unexpected keyword argument '${k}'`);
-    if (given.has(k)) throw new TemplateProblem(`TypeError: ${fn}() got multiple values for argument '${k}'`);
-    given.set(k, v);
-  }
-  const missing = names.slice(0, required).filter((n) => !given.has(n));
-  if (missing.length > 0)
-    throw new TemplateProblem(`TypeError: ${fn}() missing ${missingArguments(missing)}`);
-  return given;
 }
 
 export interface SaltHost {
