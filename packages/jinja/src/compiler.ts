@@ -71,6 +71,9 @@ const FILTERS_REFUSING_UNDEFINED = new Set([
   "float",
   "indent",
   "int",
+  // Salt's: libyaml asks the value for `read`; traverse indexes it.
+  "load_yaml",
+  "traverse",
   "wordwrap",
   "xmlattr",
 ]);

@@ -68,7 +68,7 @@ export interface CompiledTemplateStore {
 }
 
 // Bumped when what a key covers, or the form of the code compiled for it, changes.
-const KEY_FORMAT = "merge-jinja-7";
+const KEY_FORMAT = "merge-jinja-8";
 
 /**
  * The part of a stored template's key that is the same for every template of a renderer: the options that change the

@@ -15,7 +15,7 @@ import { buildCostOf, type RenderAccount, sizeOf } from "./budget.js";
 import { chargedAdd } from "./charged.js";
 import { fixedPy, roundPy } from "./decimal.js";
 import { TemplateProblem, typeError, undefinedOperand } from "./errors.js";
-import { bindArgs, isKwargs, missingArguments, splitArgs } from "./kwargs.js";
+import { bindArgs, bindCall, isKwargs, missingArguments, splitArgs } from "./kwargs.js";
 import { methodTable, pySplit, STR_METHODS } from "./methods.js";
 import { floatValue, intValue, isFloat, isNumber, normInt, numAbs, toDouble, truncToInt } from "./numbers.js";
 import { titleFilter } from "./opaque-filters.js";
@@ -116,6 +116,7 @@ function length(value: unknown): number {
   if (Array.isArray(value)) return value.length;
   if (isMapping(value)) return mappingSize(value);
   if (value instanceof Map || value instanceof Set) return value.size;
+  if (value instanceof Uint8Array) return value.length;
   throw typeError(`object of type '${pyTypeName(value)}' has no len()`);
 }
 
@@ -917,41 +918,88 @@ export function jinjaFilters(): Record<string, Filter> {
   return f;
 }
 
+/**
+ * A Salt filter's arguments after the filtered value, bound to `names` as Python binds a call of `fn` (Salt's method
+ * or function; `bound` counts the parameters before `names`: the value, and `self` for the serializer extension's
+ * methods), so that too many or unknown arguments fail with Salt's TypeError.
+ */
+function saltArgs(
+  args: readonly unknown[],
+  fn: string,
+  names: readonly string[],
+  required = 0,
+  bound = 2,
+): Map<string, unknown> {
+  return bindCall(args, fn, names, required, bound);
+}
+
+const EXT = "SerializerExtension";
+
 /** Salt's serializer filters (SerializerExtension) and the Salt filters issue 8 asks for. */
 export function saltFilters(strict: boolean): Record<string, Filter> {
   const f: Record<string, Filter> = {
     json(this: FilterThis, v, ...args) {
-      const [sortKeys = true, ind] = bindArgs(args, ["sort_keys", "indent"], "json");
+      const given = saltArgs(args, `${EXT}.format_json`, ["sort_keys", "indent"]);
+      const ind = given.get("indent") ?? null;
       chargeIndent(this, ind, "json");
+      const sortKeys = given.has("sort_keys") ? pyBool(given.get("sort_keys")) : true;
       return markSafe(
-        pyJsonDumps(v, { sortKeys: pyBool(sortKeys), indent: ind as number | string | undefined }).trim(),
+        pyJsonDumps(v, { sortKeys, indent: ind as number | string | null, othersAsStr: true }).trim(),
       );
     },
     yaml(this: FilterThis, v, ...args) {
-      const [flow = true] = bindArgs(args, ["flow_style"], "yaml");
-      return markSafe(this.env.pyYaml(v, flow));
+      const given = saltArgs(args, `${EXT}.format_yaml`, ["flow_style"]);
+      return markSafe(this.env.pyYaml(v, given.has("flow_style") ? given.get("flow_style") : true));
     },
-    xml: (v) => saltXml(v),
-    python: (v) => markSafe(pyPformat(v).trim()),
-    load_yaml(this: FilterThis, v) {
-      return this.env.pyParse("yaml", text(v));
+    xml: (v, ...args) => {
+      saltArgs(args, `${EXT}.format_xml`, []);
+      return saltXml(v);
     },
-    load_json(this: FilterThis, v) {
-      return this.env.pyParse("json", text(v));
+    python: (v, ...args) => {
+      saltArgs(args, `${EXT}.format_python`, []);
+      return markSafe(pyPformat(v).trim());
     },
-    load_text: (v) => text(v),
+    load_yaml(this: FilterThis, v, ...args) {
+      saltArgs(args, `${EXT}.load_yaml`, []);
+      // libyaml's parser reads a str exactly (no Markup, which `|json` and `|yaml` return) or a stream, and asks an
+      // undefined value for its `read`, which Jinja's Undefined refuses.
+      if (v === undefined) throw undefinedOperand("the filter load_yaml");
+      if (typeof v !== "string") throw typeError("a string or stream input is required");
+      return this.env.pyParse("yaml", v);
+    },
+    load_json(this: FilterThis, v, ...args) {
+      saltArgs(args, `${EXT}.load_json`, []);
+      const s = textOf(v);
+      // json.loads takes text only; Salt turns its TypeError into this error (the value is not shown).
+      if (s === undefined)
+        throw new TemplateProblem(`Unable to load json from a ${pyTypeName(v)} value: not text`);
+      return this.env.pyParse("json", s);
+    },
+    load_text: (v, ...args) => {
+      saltArgs(args, `${EXT}.load_text`, []);
+      return v;
+    },
   };
   if (!strict) {
-    f.yaml_dquote = (v) => saltYamlDquote(v);
-    f.yaml_squote = (v) => saltYamlSquote(v);
-    f.yaml_encode = (v) => saltYamlEncode(v);
+    f.yaml_dquote = (v, ...args) => {
+      saltArgs(args, "yaml_dquote", [], 0, 1);
+      return saltYamlDquote(v);
+    };
+    f.yaml_squote = (v, ...args) => {
+      saltArgs(args, "yaml_squote", [], 0, 1);
+      return saltYamlSquote(v);
+    };
+    f.yaml_encode = (v, ...args) => {
+      saltArgs(args, "yaml_encode", [], 0, 1);
+      return saltYamlEncode(v);
+    };
     f.traverse = (v, ...args) => {
-      const [key, def, delimiter = ":"] = bindArgs(args, ["key", "default", "delimiter"], "traverse");
+      const given = saltArgs(args, "traverse_dict_and_list", ["key", "default", "delimiter"], 1, 1);
       // A default the template gave comes back as it is, an undefined one too (Salt's filter returns Jinja's
       // Undefined, which prints nothing); only a default left out is None.
-      const { pos, kw } = splitArgs(args);
-      const given = pos.length > 1 || (kw !== undefined && hasOwn(kw, "default"));
-      return traverseOr(v, key, given ? def : null, String(delimiter));
+      const def = given.has("default") ? given.get("default") : null;
+      const delimiter = given.has("delimiter") ? String(given.get("delimiter")) : ":";
+      return traverseOr(v, given.get("key"), def, delimiter);
     };
   }
   return f;

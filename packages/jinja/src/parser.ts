@@ -391,7 +391,7 @@ class PyParser extends BaseParser {
       }
       trailingComma = false;
       if (node instanceof njNodes.Dict) {
-        const key = this.parsePrimary();
+        const key = this.parseExpression();
         if (!this.skip(njLexer.TOKEN_COLON))
           this.fail("expected ':' after a dict key", key.lineno, key.colno);
         const value = this.parseExpression();

@@ -269,6 +269,7 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
       if (value === null) return "None";
       if (value instanceof PyFloat) return pyFloatRepr(value.value);
       if (value instanceof SafeString) return `Markup(${strRepr((value as { val: string }).val)})`;
+      if (value instanceof Uint8Array) return bytesRepr(value);
       const s = seen ?? new Set<unknown>();
       if (s.has(value)) return Array.isArray(value) ? "[...]" : "{...}";
       s.add(value);
@@ -391,8 +392,28 @@ export function pyTypeName(value: unknown): string {
       if (isMapping(value) || value instanceof Map) return "dict";
       if (value instanceof Set) return "set";
       if (value instanceof SafeString) return "Markup";
+      if (value instanceof Uint8Array) return "bytes";
       return "object";
   }
+}
+
+/**
+ * Python's `repr(bytes)` (YAML's `!!binary`): `b'...'`, in double quotes when only a single quote occurs, with
+ * `\\t \\n \\r`, the quote and the backslash escaped and every byte outside printable ASCII as `\\xhh`.
+ */
+function bytesRepr(bytes: Uint8Array): string {
+  const quote = bytes.includes(0x27) && !bytes.includes(0x22) ? '"' : "'";
+  let out = "";
+  for (const b of bytes) {
+    const c = String.fromCharCode(b);
+    if (c === quote || c === "\\") out += `\\${c}`;
+    else if (c === "\t") out += "\\t";
+    else if (c === "\n") out += "\\n";
+    else if (c === "\r") out += "\\r";
+    else if (b < 0x20 || b >= 0x7f) out += `\\x${b.toString(16).padStart(2, "0")}`;
+    else out += c;
+  }
+  return `b${quote}${out}${quote}`;
 }
 
 /** markupsafe's `escape` of plain text: `& < > " '` as entities. */

@@ -166,6 +166,9 @@ function objectAttr(obj: object, name: string | number): unknown {
   // A namespace's attributes are the data it holds, whatever their names.
   if (obj instanceof Namespace)
     return hasOwn(obj, String(name)) ? (obj as unknown as Record<string, unknown>)[name] : undefined;
+  // `self` has its blocks as attributes, and nothing else.
+  if (obj instanceof TemplateRef)
+    return hasOwn(obj, String(name)) ? (obj as unknown as Record<string, unknown>)[name] : undefined;
   // A function exposes only the attributes it declares (the `dict` global's `fromkeys`).
   if (typeof obj === "function") {
     const attrs = (obj as { pyAttrs?: Record<string, unknown> }).pyAttrs;

@@ -17,6 +17,11 @@ export function deepCopy(value: unknown): unknown {
   return value;
 }
 
+/** A Python list (`isinstance(x, list)`): no tuple, dict view or range. */
+function isList(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.constructor === Array;
+}
+
 /** A copy of `list` followed by the items of `more` it does not hold (Python's `==`; repeats in `more` stay). */
 export function mergedList(list: readonly unknown[], more: readonly unknown[]): unknown[] {
   const added = more.filter((item) => !list.some((x) => pyEq(x, item)));
@@ -33,8 +38,7 @@ export function saltUpdate(dest: Mapping, upd: Mapping, mergeLists: boolean): Ma
     const value = getItem(upd, key);
     const current = getItem(dest, key);
     if (isMapping(current) && isMapping(value)) saltUpdate(current, value, mergeLists);
-    else if (mergeLists && Array.isArray(current) && Array.isArray(value))
-      setItem(dest, key, mergedList(current, value));
+    else if (mergeLists && isList(current) && isList(value)) setItem(dest, key, mergedList(current, value));
     else setItem(dest, key, deepCopy(value));
   }
   return dest;

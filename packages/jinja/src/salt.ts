@@ -1,11 +1,12 @@
 // Salt's helpers as templates see them: `traverse_dict_and_list`, the `__salt__` built-ins for the pure,
 // common execution functions, and the `__stack__` object.
 import { isAbsolute, resolve, sep } from "node:path";
-import { emptyLike, hasOwn, isMapping, type Mapping, PyFloat } from "@merge/core";
+import { emptyLike, hasOwn, isMapping, type Mapping, mappingKeys, PyDict, PyFloat } from "@merge/core";
+import { TemplateProblem, typeError, undefinedOperand } from "./errors.js";
 import { nodeTemplateFiles, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { bindCall, splitArgs } from "./kwargs.js";
 import { findItem, NOT_FOUND, seen, splitText } from "./opaque.js";
-import { pyBool, pyStr } from "./pyvalues.js";
+import { isSafeString, PyTuple, pyBool, pyStr, pyTypeName } from "./pyvalues.js";
 import { deepCopy, dictUpdate, filterBy, mergedList, saltUpdate } from "./salt-dicts.js";
 import { loadSaltYaml } from "./yaml-bridge.js";
 
@@ -74,15 +75,36 @@ export function traverse(data: unknown, key: unknown, def: unknown = null, delim
 }
 
 /**
+ * The steps `traverse_dict_and_list` iterates: a string split at the delimiter, an int as one step, any other value
+ * iterated as Python iterates it (a list's items, a dict's keys, an undefined value nothing), or Python's TypeError.
+ */
+function traverseSteps(key: unknown, delimiter: string): readonly unknown[] {
+  if (typeof key === "string") return splitText(key, delimiter);
+  if (isSafeString(key)) return splitText(key.val, delimiter);
+  if (
+    typeof key === "boolean" ||
+    typeof key === "bigint" ||
+    (typeof key === "number" && Number.isInteger(key))
+  )
+    return [key];
+  if (key === undefined) return [];
+  if (Array.isArray(key)) return key;
+  if (isMapping(key)) return mappingKeys(key);
+  if (key instanceof Set) return [...key];
+  throw typeError(`'${pyTypeName(key)}' object is not iterable`);
+}
+
+/**
  * `traverse` with the default as given: an undefined value a template passes (`pillar.get('a', defaults.nope)`)
  * comes back as that undefined value, as Jinja's `Undefined` does under Salt, not as None.
  */
 export function traverseOr(data: unknown, key: unknown, def: unknown, delimiter: string): unknown {
-  const steps: unknown[] =
-    typeof key === "string" ? splitText(key, delimiter) : Array.isArray(key) ? key : [key];
+  const steps = traverseSteps(key, delimiter);
   let ptr: unknown = data;
   for (const step of steps) {
-    if (Array.isArray(ptr)) {
+    // Salt indexes Jinja's Undefined, which raises its UndefinedError.
+    if (ptr === undefined) throw undefinedOperand("the filter traverse");
+    if (Array.isArray(ptr) && !(ptr instanceof PyTuple)) {
       const idx = stepIndex(step);
       const lookup = idx === undefined ? step : idx;
       let found: unknown = MISSING;
@@ -112,7 +134,17 @@ export function traverseOr(data: unknown, key: unknown, def: unknown, delimiter:
       if (v === MISSING) return def;
       ptr = v;
     } else {
-      return def;
+      // Anything else is indexed as Python indexes it: a tuple or a string by an int step (out of range is an
+      // IndexError, which Salt lets through), and every other lookup's TypeError gives the default.
+      const items = ptr instanceof PyTuple ? ptr : typeof ptr === "string" ? Array.from(ptr) : undefined;
+      const n = typeof step === "boolean" ? Number(step) : typeof step === "number" ? step : undefined;
+      if (items === undefined || n === undefined || !Number.isInteger(n)) return def;
+      const i = n < 0 ? items.length + n : n;
+      if (i < 0 || i >= items.length)
+        throw new TemplateProblem(
+          `IndexError: ${typeof ptr === "string" ? "string" : "tuple"} index out of range`,
+        );
+      ptr = items[i];
     }
   }
   return ptr;
@@ -240,10 +272,24 @@ export function saltBuiltins(host: SaltHost): Record<string, Fn> {
       );
     },
     "defaults.merge": (...args: unknown[]): unknown => {
-      const given = bindCall(args, "merge", ["dest", "src", "merge_lists", "in_place"], 2);
+      const given = bindCall(args, "merge", ["dest", "src", "merge_lists", "in_place", "convert_none"], 2);
       const inPlace = given.has("in_place") ? pyBool(given.get("in_place")) : true;
-      const dest = inPlace ? given.get("dest") : deepCopy(given.get("dest"));
-      return dictUpdate(dest, given.get("src"), true, pyBool(given.get("merge_lists") ?? false));
+      // Salt 3005's convert_none (default true): a None src is an empty dict, and so is a None dest merged into a
+      // copy; merged in place, a None dest is refused.
+      const convertNone = given.has("convert_none") ? pyBool(given.get("convert_none")) : true;
+      let dest = given.get("dest");
+      let src = given.get("src");
+      if (src === null && convertNone) src = new PyDict();
+      if (dest === null && convertNone) {
+        if (inPlace) throw typeError("Can't perform in-place merge into NoneType");
+        dest = new PyDict();
+      }
+      return dictUpdate(
+        inPlace ? dest : deepCopy(dest),
+        src,
+        true,
+        pyBool(given.get("merge_lists") ?? false),
+      );
     },
     "defaults.deepcopy": (...args: unknown[]): unknown =>
       deepCopy(bindCall(args, "deepcopy", ["source"], 1).get("source")),

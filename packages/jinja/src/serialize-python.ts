@@ -21,6 +21,7 @@ import {
   PyRange,
   PyTuple,
   pyRepr,
+  pyStr,
   pyTypeName,
   strRepr,
 } from "./pyvalues.js";
@@ -94,6 +95,12 @@ export interface JsonOptions {
   readonly indent?: number | string | null;
   /** Python's default `ensure_ascii=True` (used by Jinja's `tojson`); Salt's `|json` writes non-ASCII raw. */
   readonly asciiOnly?: boolean;
+  /**
+   * Salt's `|json` (`salt.utils.json.dumps`, whose encoder class falls back to `str(obj)`): a value JSON has no form
+   * for (an undefined value, a dict view, a range, a set, a macro) is written as the string of its `str()` instead
+   * of being Python's TypeError. Keys are not affected.
+   */
+  readonly othersAsStr?: boolean;
 }
 
 /** `json.dumps(value, sort_keys=..., indent=..., ensure_ascii=False)`. */
@@ -118,6 +125,7 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
       case "boolean":
         return v ? "true" : "false";
       case "undefined":
+        if (options.othersAsStr === true) return jsonString("", ascii);
         throw new TemplateProblem("TypeError: Object of type Undefined is not JSON serializable");
       default:
         break;
@@ -144,6 +152,7 @@ export function pyJsonDumps(value: unknown, options: JsonOptions = {}): string {
       stack.delete(v);
       return `{${nl}${parts.join(sep + nl)}${end}}`;
     }
+    if (options.othersAsStr === true) return jsonString(pyStr(v), ascii);
     const name =
       v instanceof DictView
         ? v.kind

@@ -38,7 +38,7 @@ function blockReference(env: unknown, context: BlockContext, runtime: unknown, n
     });
     return out;
   };
-  Object.defineProperty(call, PY_REPR, { value: () => "<jinja2.runtime.BlockReference object>" });
+  Object.defineProperty(call, "pyRepr", { value: "<jinja2.runtime.BlockReference object>" });
   return call;
 }
 

@@ -176,10 +176,18 @@ function textData(text: string): string {
   return escapeData(text.replace(/\r\n?/g, "\n"));
 }
 
+/**
+ * A tag or attribute name as the parser reads it back: ElementTree writes names as they are, and white space after
+ * one (`<a >`, `b ="1"`) is only space between tokens to the parser.
+ */
+function parsedName(name: string): string {
+  return name.replace(/[ \t\n\r]+$/, "");
+}
+
 function write(el: XmlElement, indent: string, scope: ReadonlySet<string>, out: string[]): void {
-  const tag = el.tag as string;
+  const tag = parsedName(el.tag as string);
   const inner = new Set(scope);
-  const attrs = el.attrs.map(([k, v]) => [k === null ? "None" : (k as string), v] as const);
+  const attrs = el.attrs.map(([k, v]) => [k === null ? "None" : parsedName(k as string), v] as const);
   for (const [k] of attrs) if (k.startsWith("xmlns:")) inner.add(k.slice(6));
   checkName(tag, inner);
   out.push(`${indent}<${tag}`);
