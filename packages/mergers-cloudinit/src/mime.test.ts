@@ -17,6 +17,12 @@ describe("contentTypeOf", () => {
     expect(contentTypeOf("#include-once\nhttp://x")).toBe("text/x-include-once-url");
     expect(contentTypeOf("a: 1")).toBeUndefined();
   });
+  it("knows cloud-init 22.4's prefixes only: no #upstart-job, but the text/x-shellscript-per-* names", () => {
+    expect(contentTypeOf("#upstart-job\nstart on runlevel 2")).toBeUndefined();
+    expect(contentTypeOf("text/x-shellscript-per-boot\necho hi")).toBe("text/x-shellscript-per-boot");
+    expect(contentTypeOf("Text/X-Shellscript-Per-Instance\n")).toBe("text/x-shellscript-per-instance");
+    expect(contentTypeOf("text/x-shellscript-per-once")).toBe("text/x-shellscript-per-once");
+  });
   it("skips the whitespace Python's lstrip skips, not a byte-order mark (cloud-init 22.4.2)", () => {
     expect(contentTypeOf("\x1c\x85#cloud-config\n")).toBe("text/cloud-config");
     expect(contentTypeOf("\ufeff#cloud-config\n")).toBeUndefined();
@@ -137,5 +143,17 @@ describe("parseUserData", () => {
     const result = await mergeUserData(message(`Content-Type: text/plain\n\n${archive}\n`));
     expect(result.value).toEqual({ a: [3] });
     expect(result.merged).toEqual(["part-001", "two.yaml", "part-003"]);
+  });
+  it("merges an archive entry that starts with #upstart-job as cloud-config, as cloud-init 22.4 does", async () => {
+    // 22.4 no longer knows #upstart-job, so the entry takes the archive's default type (checked with the real one).
+    const archive = [
+      "#cloud-config-archive",
+      '- content: "#upstart-job\\nrunlevel: 2\\n"',
+      '- {content: "text/x-shellscript-per-boot\\necho hi\\n", filename: boot.sh}',
+    ].join("\n");
+    const result = await mergeUserData(archive);
+    expect(result.value).toEqual({ runlevel: 2 });
+    expect(result.merged).toEqual(["part-001"]);
+    expect(result.skipped).toMatchObject([{ name: "boot.sh", type: "text/x-shellscript-per-boot" }]);
   });
 });

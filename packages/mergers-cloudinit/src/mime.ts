@@ -64,8 +64,13 @@ const SNIFFED_TYPES = new Set(["text/plain", "text/x-not-multipart", "text/x-she
 const INCLUDE_TYPES = new Set(["text/x-include-url", "text/x-include-once-url"]);
 const ARCHIVE_TYPE = "text/cloud-config-archive";
 
-// cloud-init's INCLUSION_TYPES_MAP, longest prefix first (its INCLUSION_SRCH order).
+// cloud-init's INCLUSION_TYPES_MAP, longest prefix first (its INCLUSION_SRCH order). 22.4 has no `#upstart-job`
+// (its upstart handler is gone), so such a text is untyped: an archive entry starting with it is cloud-config. The
+// three `text/x-shellscript-per-*` entries are there in cloud-init too, so that a text starting with one is that type.
 const STARTS_WITH: readonly (readonly [string, string])[] = [
+  ["text/x-shellscript-per-instance", "text/x-shellscript-per-instance"],
+  ["text/x-shellscript-per-boot", "text/x-shellscript-per-boot"],
+  ["text/x-shellscript-per-once", "text/x-shellscript-per-once"],
   ["#cloud-config-archive", "text/cloud-config-archive"],
   ["#cloud-config-jsonp", "text/cloud-config-jsonp"],
   ["## template: jinja", "text/jinja2"],
@@ -73,7 +78,6 @@ const STARTS_WITH: readonly (readonly [string, string])[] = [
   ["#include-once", "text/x-include-once-url"],
   ["#part-handler", "text/part-handler"],
   ["#cloud-config", "text/cloud-config"],
-  ["#upstart-job", "text/upstart-job"],
   ["#include", "text/x-include-url"],
   ["#!", "text/x-shellscript"],
 ];
