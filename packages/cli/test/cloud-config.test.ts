@@ -37,6 +37,33 @@ describe("merge cloud-config", () => {
     );
   });
 
+  it("takes a #cloud-config-archive file apart as cloud-init does, never as one YAML part", () => {
+    const archive = [
+      "#cloud-config-archive",
+      '- content: "#cloud-config\\nruncmd: [one]\\n"',
+      '- {type: text/x-shellscript, content: "echo hi", filename: hi.sh}',
+      '- "packages: [git]"',
+      "",
+    ].join("\n");
+    const run = merge(["cloud-config", "-"], { input: archive });
+    expect(run.status).toBe(0);
+    // What cloud-init 22.4.2 writes for this user-data.
+    expect(run.stdout).toBe(
+      "#cloud-config\n\n# from 2 files\n# part-001\n# part-003\n\n---\npackages:\n- git\nruncmd:\n- one\n...\n",
+    );
+    expect(run.stderr).toBe(
+      "warning: -: skipped part hi.sh: text/x-shellscript parts are not cloud-config\n",
+    );
+  });
+
+  it("skips a user-data script given alone, as cloud-init runs it instead of merging it", () => {
+    const run = merge(["cloud-config", "-f", "json", "-"], { input: "#!/bin/sh\necho hi\n" });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).not.toContain("CLOUD_CONFIG_PART");
+    expect(run.stderr).toContain("skipped part part-001: text/x-shellscript parts are not cloud-config");
+  });
+
   it("applies each part's mergers to the parts after it with --mode stack", () => {
     const run = merge([
       "cloud-config",

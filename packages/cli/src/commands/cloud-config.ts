@@ -371,8 +371,17 @@ function isJsonPatch(part: CloudConfigPart): boolean {
   return textOf(part).trimStart().toLowerCase().startsWith("#cloud-config-jsonp");
 }
 
-/** A MIME multipart message or gzip data is user-data to unpack; anything else is one cloud-config part. */
+/**
+ * A MIME multipart message, gzip data, or a file whose first line announces a part type that is not cloud-config
+ * (`#cloud-config-archive`, `#!`, `#cloud-boothook`, `#include`, ...) is user-data to take apart as cloud-init does:
+ * an archive is exploded, a script is skipped, never read as YAML. Anything else is one cloud-config part.
+ */
 function isUserDataMessage(bytes: Buffer): boolean {
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return true;
-  return /^mime-version:/im.test(bytes.subarray(0, 4096).toString("latin1"));
+  if (/^mime-version:/im.test(bytes.subarray(0, 4096).toString("latin1"))) return true;
+  const type = contentTypeOf(bytes.subarray(0, 256).toString("utf8"));
+  return type !== undefined && !PART_TYPES.has(type);
 }
+
+// The types a file given as a PART is read as directly: a cloud-config part, a JSON patch, a template.
+const PART_TYPES = new Set(["text/cloud-config", "text/cloud-config-jsonp", "text/jinja2"]);
