@@ -144,6 +144,32 @@ describe("parseUserData", () => {
     expect(result.value).toEqual({ a: [3] });
     expect(result.merged).toEqual(["part-001", "two.yaml", "part-003"]);
   });
+  it("reads non-ASCII text in a 7bit part as Python's email package hands it to cloud-init (Terraform's MIME)", async () => {
+    // Terraform's cloudinit_config writes parts 7bit with the text as is; cloud-init 22.4.2 (checked with the real
+    // one) rejects a part holding é (a lone surrogate for PyYAML) and reads Cyrillic as \\u escapes, which only a
+    // double-quoted scalar turns back into the letters.
+    const part = (name: string, text: string) =>
+      `--TFB\r\nContent-Disposition: attachment; filename="${name}"\r\nContent-Transfer-Encoding: 7bit\r\n` +
+      `Content-Type: text/cloud-config\r\nMime-Version: 1.0\r\n\r\n${text}\r\n`;
+    const raw =
+      'Content-Type: multipart/mixed; boundary="TFB"\nMIME-Version: 1.0\r\n\r\n' +
+      part("one.yaml", "#cloud-config\n# commentaire: déjà vu\nruncmd: [one]\n") +
+      part("two.yaml", '#cloud-config\nmotd: Система\nquoted: "Система"\nplain_emoji: go 🚀\n') +
+      "--TFB--\r\n";
+    const result = await mergeUserData(raw);
+    expect(result.value).toEqual({
+      motd: "\\u0421\\u0438\\u0441\\u0442\\u0435\\u043c\\u0430",
+      quoted: "Система",
+      plain_emoji: "go \\U0001f680",
+    });
+    expect(result.merged).toEqual(["two.yaml"]);
+    expect(result.errors.map((error) => error.code)).toEqual(["YAML_ENCODING"]);
+    // Encoded the way make-mime encodes UTF-8 text, the same part is read as written.
+    const encoded = message(
+      `Content-Type: text/cloud-config; charset="utf-8"\nContent-Transfer-Encoding: base64\n\n${base64("#cloud-config\nmotd: Система\n")}`,
+    );
+    expect((await mergeUserData(encoded)).value).toEqual({ motd: "Система" });
+  });
   it("merges an archive entry that starts with #upstart-job as cloud-config, as cloud-init 22.4 does", async () => {
     // 22.4 no longer knows #upstart-job, so the entry takes the archive's default type (checked with the real one).
     const archive = [

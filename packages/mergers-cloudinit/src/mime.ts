@@ -4,6 +4,7 @@ import { isMergeError, isPlainObject, MergeError } from "@merge/core";
 import type { CloudConfigPart, CloudConfigType } from "./parts.js";
 import { pythonLstrip } from "./python-text.js";
 import { loadPartYaml } from "./yaml.js";
+import { pythonTextPayload } from "./python-payload.js";
 
 /** A part of the user-data that is not cloud-config, and why it was left out of the merge. */
 export interface SkippedPart {
@@ -283,11 +284,12 @@ async function splitMime(bytes: Buffer, maxParts: number): Promise<Leaf[]> {
   const leaves: Leaf[] = [];
   for (const { node, chunks } of pending) {
     const headers = node.headers.getList().map(headerPair);
+    const encoding = headers.find(([name]) => name.trim().toLowerCase() === "content-transfer-encoding")?.[1];
     leaves.push({
       headers,
       contentType: contentTypeHeader(headers),
       filename: node.filename === false || node.filename === "" ? undefined : node.filename,
-      payload: await decode(node, Buffer.concat(chunks)),
+      payload: pythonTextPayload(await decode(node, Buffer.concat(chunks)), encoding),
     });
   }
   return leaves;
