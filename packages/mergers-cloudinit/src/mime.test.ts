@@ -98,6 +98,21 @@ describe("parseUserData", () => {
     );
     expect(result.value).toEqual({ a: [2] });
   });
+  it("fails with MIME_PARSE on a MIME message that is not UTF-8, where cloud-init stops", async () => {
+    // cloud-init 22.4.2 raises UnicodeDecodeError for this message and merges nothing of it.
+    const latin1 = Buffer.from(
+      message(
+        "Content-Type: text/cloud-config\n\n#cloud-config\na: café",
+        "Content-Type: text/cloud-config\n\nb: 1",
+      ),
+      "latin1",
+    );
+    await expect(parseUserData(latin1)).rejects.toMatchObject({ code: "MIME_PARSE" });
+    // Not MIME, the same bytes are one part that PyYAML (and so cloud-init) refuses, nothing more.
+    expect((await mergeUserData(Buffer.from("#cloud-config\na: café\n", "latin1"))).errors).toMatchObject([
+      { code: "YAML_ENCODING" },
+    ]);
+  });
   it("fails with MIME_PARSE on a gzip part that cannot be inflated", async () => {
     await expect(
       parseUserData(

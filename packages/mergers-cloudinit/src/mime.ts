@@ -116,7 +116,15 @@ export async function parseUserData(
   let bytes: Buffer = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw);
   bytes = inflateQuietly(bytes, budget);
   const maxParts = options.maxParts ?? DEFAULT_MAX_PARTS;
-  const leaves = bytes.subarray(0, 4096).toString("latin1").toLowerCase().includes("mime-version:")
+  const isMime = bytes.subarray(0, 4096).toString("latin1").toLowerCase().includes("mime-version:");
+  // cloud-init reads a MIME message from its text decoded as UTF-8, and stops on bytes that are not UTF-8.
+  if (isMime && !isUtf8(bytes)) {
+    throw new MergeError(
+      "MIME_PARSE",
+      "the user-data is a MIME message that is not UTF-8, which cloud-init cannot read",
+    );
+  }
+  const leaves = isMime
     ? await splitMime(bytes, maxParts)
     : [{ headers: [], contentType: "text/x-not-multipart", filename: undefined, payload: bytes }];
 
