@@ -995,6 +995,8 @@ export function saltFilters(strict: boolean): Record<string, Filter> {
     };
     f.traverse = (v, ...args) => {
       const given = saltArgs(args, "traverse_dict_and_list", ["key", "default", "delimiter"], 1, 1);
+      // Salt indexes an undefined value, which Jinja's Undefined refuses.
+      if (v === undefined) throw undefinedOperand("the filter traverse");
       // A default the template gave comes back as it is, an undefined one too (Salt's filter returns Jinja's
       // Undefined, which prints nothing); only a default left out is None.
       const def = given.has("default") ? given.get("default") : null;

@@ -117,6 +117,7 @@ const SALT: readonly [template: string, result: string | { error: string }][] = 
   ["{{ {'a': {'b': 1}}|traverse({'a': 1, 'b': 2}) }}", "1"],
   ["{{ {'a': 1}|traverse(nope) }}", "{'a': 1}"],
   ["{{ nope|traverse('a') }}", { error: "'nope' is undefined" }],
+  ["{{ __stack__.traverse(nope, 'a') }}", { error: expect.stringContaining("undefined") }],
   ["{{ {'a': (1, 2)}|traverse(['a', 1]) }}", "2"],
   ["{{ {'a': (1, 2)}|traverse('a:1') }}", "None"],
   ["{{ {'a': (1, 2)}|traverse(['a', 5]) }}", { error: "IndexError: tuple index out of range" }],
@@ -140,6 +141,11 @@ const SALT: readonly [template: string, result: string | { error: string }][] = 
   [
     "{{ {-1: 'a', 1 + 1: 'b', 'x' ~ 'y': 'c', not 1: 'd', 1 if 0 else 3: 'e'} }}",
     "{-1: 'a', 2: 'b', 'xy': 'c', False: 'd', 3: 'e'}",
+  ],
+  // Data the renderer was not given (here no __opts__ for pillar_merge_lists, no pillar) still gives the default.
+  [
+    "{{ __salt__['pillar.get']('a', 1, true) }}|{{ __salt__['pillar.get']('a:b', {'x': 1}, merge=true) }}",
+    "1|{'x': 1}",
   ],
   // __salt__['defaults.merge'] has Salt 3005's convert_none; dictupdate joins lists only, never tuples.
   [

@@ -101,8 +101,10 @@ function traverseSteps(key: unknown, delimiter: string): readonly unknown[] {
 export function traverseOr(data: unknown, key: unknown, def: unknown, delimiter: string): unknown {
   const steps = traverseSteps(key, delimiter);
   let ptr: unknown = data;
+  // Data the host does not have (no `__opts__`, no `pillar`) gives the default; an undefined value met on the way
+  // was put there by the template, and Salt indexes it: Jinja's Undefined raises its UndefinedError.
+  if (data === undefined) return def;
   for (const step of steps) {
-    // Salt indexes Jinja's Undefined, which raises its UndefinedError.
     if (ptr === undefined) throw undefinedOperand("the filter traverse");
     if (Array.isArray(ptr) && !(ptr instanceof PyTuple)) {
       const idx = stepIndex(step);
@@ -196,6 +198,7 @@ function pillarGet(host: SaltHost, args: readonly unknown[]): unknown {
  */
 export function stackTraverse(...args: unknown[]): unknown {
   const given = bindCall(args, "traverse_dict_and_list", ["data", "key", "default", "delimiter"], 2);
+  if (given.get("data") === undefined) throw undefinedOperand("__stack__.traverse");
   const def = given.has("default") ? given.get("default") : null;
   const delimiter = given.has("delimiter") ? pyStr(given.get("delimiter")) : ":";
   return traverseOr(given.get("data"), given.get("key"), def, delimiter);
