@@ -183,6 +183,8 @@ export function createMysqlPillar(
   let closed = false;
   const cleanups = new Set<Promise<void>>();
   const running = new Set<Promise<unknown>>();
+  // Shapers that were given DECIMAL key columns: only their results hold `DecimalKey`s to name by their text.
+  const withDecimalKeys = new WeakSet<Shaper>();
 
   const getPool = (): Promise<Pool> => {
     poolPromise ??= openPool(settings, options);
@@ -231,6 +233,8 @@ export function createMysqlPillar(
       command.on("fields", (fields: FieldPacket[], index?: number) => {
         if (settled || sink !== undefined || (index ?? 0) > 0) return;
         try {
+          const decimals = decimalColumns(fields as unknown as FieldLike[]);
+          if (decimals !== undefined) withDecimalKeys.add(shaper);
           sink = shaper.begin(
             fields.map((field) => field.name),
             {
@@ -240,7 +244,7 @@ export function createMysqlPillar(
               ignoreNull: spec.ignoreNull,
               asJson: spec.asJson,
               query: label,
-              decimalColumns: decimalColumns(fields as unknown as FieldLike[]),
+              decimalColumns: decimals,
               ...(trace === undefined ? {} : { onValue: trace.begin(query, fields.length) }),
             },
           );
@@ -337,8 +341,9 @@ export function createMysqlPillar(
         if (trace !== undefined) trace.entry = number;
         for (const query of entry) await runQuery(connection, minionId, query, shaper, trace);
         const part = shaper.result();
-        trace?.settle(shaper.places(), part);
-        decimalKeysAsText(part);
+        const decimalKeys = withDecimalKeys.has(shaper);
+        trace?.settle(shaper.places(), decimalKeys ? part : undefined);
+        if (decimalKeys) decimalKeysAsText(part);
         checkDepth(part);
         merged = number === 0 ? part : mergeExtPillar(merged, part);
       }
@@ -398,7 +403,7 @@ interface Trace {
   /** A query's columns arrived: its source, and the callback for the values its rows write. */
   begin(query: PreparedQuery, fieldCount: number): (write: ShapedValue) => void;
   /** The entry's queries all ran: where each of its values is now (`Shaper.places`) in the entry's result. */
-  settle(places: readonly (ValuePlace | undefined)[], result: PyDict): void;
+  settle(places: readonly (ValuePlace | undefined)[], decimalKeysIn: PyDict | undefined): void;
 }
 
 function createTrace(): Trace {
@@ -432,16 +437,19 @@ function createTrace(): Trace {
         });
       };
     },
-    settle(places, result) {
+    settle(places, decimalKeysIn) {
+      // Where DECIMAL keys were shaped, a place names each key as the mapping kept it, by its text.
+      const named = (at: readonly MappingKey[]) =>
+        decimalKeysIn === undefined ? at : storedPathAsText(decimalKeysIn, at);
       // `places` has one place per value the shaper reported, in the same order as `pending`.
       pending.forEach(({ write, query, path }, index) => {
         const place = places[index];
-        const at = place?.at === undefined ? undefined : storedPathAsText(result, place.at);
+        const at = place?.at === undefined ? undefined : named(place.at);
         if (place?.within === undefined) {
           trace.values.push({ ...write, path, at, query });
         } else {
-          decimalKeysAsText(place.within.value);
-          const within = { ...place.within, at: storedPathAsText(result, place.within.at) };
+          if (decimalKeysIn !== undefined) decimalKeysAsText(place.within.value);
+          const within = { ...place.within, at: named(place.within.at) };
           trace.values.push({ ...write, path, at, within, query });
         }
       });
