@@ -31,3 +31,55 @@ export function pythonTextPayload(payload: Buffer, transferEncoding: string | un
 }
 
 const hex = (code: number, width: number) => code.toString(16).padStart(width, "0");
+
+/**
+ * `bytes.decode("utf-8", "surrogateescape")`, as cloud-init decodes a part's payload: every byte that is not part of
+ * a valid UTF-8 sequence becomes the lone surrogate U+DC80..U+DCFF, so the text still carries it (PyYAML then refuses
+ * it; Jinja renders it through).
+ */
+export function decodeSurrogateEscape(bytes: Uint8Array): string {
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  let out = "";
+  let i = 0;
+  while (i < bytes.length) {
+    const length = validSequenceAt(bytes, i);
+    if (length === 0) {
+      out += String.fromCharCode(0xdc00 + bytes[i]!);
+      i++;
+    } else {
+      out += Buffer.from(bytes.subarray(i, i + length)).toString("utf8");
+      i += length;
+    }
+  }
+  return out;
+}
+
+/** The length of the well-formed UTF-8 sequence starting at `i` (no overlong forms, surrogates or code points past U+10FFFF), or 0. */
+function validSequenceAt(bytes: Uint8Array, i: number): number {
+  const first = bytes[i]!;
+  if (first < 0x80) return 1;
+  const [length, low, high] =
+    first >= 0xc2 && first <= 0xdf
+      ? [2, 0x80, 0xbf]
+      : first === 0xe0
+        ? [3, 0xa0, 0xbf]
+        : first === 0xed
+          ? [3, 0x80, 0x9f]
+          : first >= 0xe1 && first <= 0xef
+            ? [3, 0x80, 0xbf]
+            : first === 0xf0
+              ? [4, 0x90, 0xbf]
+              : first >= 0xf1 && first <= 0xf3
+                ? [4, 0x80, 0xbf]
+                : first === 0xf4
+                  ? [4, 0x80, 0x8f]
+                  : [0, 0, 0];
+  if (length === 0 || i + length > bytes.length) return 0;
+  const second = bytes[i + 1]!;
+  if (second < low || second > high) return 0;
+  for (let k = 2; k < length; k++) {
+    const next = bytes[i + k]!;
+    if (next < 0x80 || next > 0xbf) return 0;
+  }
+  return length;
+}

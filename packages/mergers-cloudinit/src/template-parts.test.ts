@@ -57,6 +57,20 @@ describe("## template: jinja user-data parts", () => {
     expect(outcome!.error!.source).toMatchObject({ line: 4 });
   });
 
+  it("render text that is not UTF-8 as cloud-init does, and the cloud-config handler then refuses it", async () => {
+    // A Terraform-style 7bit part: é reaches cloud-init 22.4.2 as a byte that is not UTF-8. Its jinja handler renders
+    // the template anyway and the cloud-config handler fails on it, so the result is {} (a failed merge), not nothing.
+    const raw =
+      'Content-Type: multipart/mixed; boundary="TFB"\nMIME-Version: 1.0\r\n\r\n--TFB\r\n' +
+      "Content-Transfer-Encoding: 7bit\r\nContent-Type: text/jinja2\r\nMime-Version: 1.0\r\n\r\n" +
+      "## template: jinja\n#cloud-config\nhostname: {{ v1.region }}-é\n\r\n--TFB--\r\n";
+    const result = await mergeUserData(raw, { instanceData });
+    expect(result.templates).toMatchObject([{ name: "part-001", status: "cloud-config" }]);
+    expect(result.merged).toEqual([]);
+    expect(result.value).toEqual({});
+    expect(result.errors).toHaveLength(1);
+  });
+
   it("that render to a script are reported as such and not merged", async () => {
     const result = await mergeUserData("## template: jinja\n#!/bin/sh\necho {{ v1.region }}\n", {
       instanceData,

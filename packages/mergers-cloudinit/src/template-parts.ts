@@ -1,7 +1,8 @@
-import { MergeError } from "@merge/core";
+import type { MergeError } from "@merge/core";
 import type { InstanceData } from "./instance-data.js";
 import { contentTypeOf, type SkippedPart, type UserData } from "./mime.js";
 import type { CloudConfigPart } from "./parts.js";
+import { decodeSurrogateEscape } from "./python-payload.js";
 import { createTemplateRenderer, detectTemplate, type TemplateRenderer } from "./templates.js";
 
 /** What became of one `## template: jinja` user-data part. */
@@ -71,19 +72,9 @@ function renderTemplatePart(
   const ignored = (reason: string, error?: MergeError, missing: readonly string[] = []) => ({
     outcome: { name, status: "ignored" as const, reason, error, missing },
   });
-  let text: string;
-  try {
-    text =
-      typeof raw === "string" ? raw : new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(raw);
-  } catch (cause) {
-    return ignored(
-      "it is not UTF-8 text",
-      new MergeError("TEMPLATE_RENDER", `template ${name} is not UTF-8 text`, {
-        source: { file: name },
-        cause,
-      }),
-    );
-  }
+  // cloud-init decodes the part with surrogateescape and renders it all the same: bytes that are not UTF-8 reach the
+  // rendered text as lone surrogates, which the cloud-config handler's YAML reader then refuses.
+  const text = typeof raw === "string" ? raw : decodeSurrogateEscape(raw);
   let body: string;
   try {
     const detected = detectTemplate(text, name);
