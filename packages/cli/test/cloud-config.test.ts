@@ -75,6 +75,29 @@ describe("merge cloud-config", () => {
     expect(run.stdout).toMatch(/run_cmd:\n- bash3\n- bash4\n- bash1\n- bash2\n/);
   });
 
+  it("reads list(extend) as cloud-init does (replace), and as the seed does (append) with --mode stack", () => {
+    const current = merge([
+      "cloud-config",
+      "-f",
+      "json",
+      "cloud-config/part1.yml",
+      "cloud-config/extend.yml",
+    ]);
+    expect(current.status).toBe(0);
+    expect(JSON.parse(current.stdout)).toEqual({ run_cmd: ["bash5", "bash2"] });
+    const stack = merge([
+      "cloud-config",
+      "-f",
+      "json",
+      "--mode",
+      "stack",
+      "cloud-config/extend.yml",
+      "cloud-config/part1.yml",
+    ]);
+    expect(stack.status).toBe(0);
+    expect(JSON.parse(stack.stdout)).toEqual({ run_cmd: ["bash5", "bash1", "bash2"] });
+  });
+
   it("refuses an unknown --mode with exit 2", () => {
     const run = merge(["cloud-config", "--mode", "sideways", "cloud-config/part1.yml"]);
     expect(run.status).toBe(2);

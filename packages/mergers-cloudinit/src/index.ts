@@ -8,7 +8,13 @@ export { type DictMethod, type DictOption, dictMerger, dictMethodOf } from "./di
 export { CLOUD_INIT_ERROR_CODES, type CloudInitErrorCode } from "./errors.js";
 export { applyJsonPatchPart, JSONP_PREFIX, type JsonPatchOptions } from "./jsonpatch.js";
 export { type InstanceData, instanceDataFrom, loadInstanceData } from "./instance-data.js";
-export { type ListMethod, type ListOption, listMerger, listMethodOf } from "./list.js";
+export {
+  type ListMergerSettings,
+  type ListMethod,
+  type ListOption,
+  listMerger,
+  listMethodOf,
+} from "./list.js";
 export {
   contentTypeOf,
   DEFAULT_MAX_INFLATED_BYTES,

@@ -1,5 +1,6 @@
-import { isMergeError, type MergeError } from "@merge/core";
+import { isMergeError, type MergeError, toPlain } from "@merge/core";
 import { describe, expect, it } from "vitest";
+import { mergeManyDicts } from "./mergemanydict.js";
 import { createCloudInitRegistry } from "./plugins.js";
 
 const registry = createCloudInitRegistry();
@@ -26,6 +27,14 @@ describe("list merger: method precedence", () => {
   });
   it("reads extend (the seed's name) as append", () => {
     expect(merge("list(extend)", [1, 2], [3])).toEqual([1, 2, 3]);
+  });
+  it("does not know extend without the seed's reading, as cloud-init does not", () => {
+    const cloudInit = createCloudInitRegistry({ seedExtend: false });
+    expect(cloudInit.resolve("list(extend)", { lenient: true }).merge([1, 2], [3])).toEqual([3, 2]);
+    expect(failure(() => cloudInit.resolve("list(extend)")).code).toBe("UNKNOWN_OPTION");
+    // mergemanydict (cloud.cfg and its conf.d) reads specs as cloud-init does.
+    const configs = [{ a: [1, 2] }, { merge_how: "list(extend)+dict(recurse_list)", a: [3] }];
+    expect(toPlain(mergeManyDicts(configs).value)).toEqual({ a: [3, 2] });
   });
   it("matches a settings string by substring, as cloud-init does", () => {
     // "no_replace" contains "replace", which has precedence

@@ -26,17 +26,18 @@ enum Method {
 
 /**
  * Reads the method the way cloud-init does: the first of append > prepend > replace > no_replace found in the
- * options wins, whatever order they were written in. `extend` is the seed's name for `append`.
+ * options wins, whatever order they were written in. `extend` is the seed's name for `append` when `seedExtend`;
+ * cloud-init today does not know it, so there it selects nothing (replace, unless another option says otherwise).
  */
-export function listMethodOf(options: MergerOptions): ListMethod {
-  if (options.has("append") || options.has("extend")) return "append";
+export function listMethodOf(options: MergerOptions, seedExtend = true): ListMethod {
+  if (options.has("append") || (seedExtend && options.has("extend"))) return "append";
   if (options.has("prepend")) return "prepend";
   if (options.has("replace")) return "replace";
   if (options.has("no_replace")) return "no_replace";
   return "replace";
 }
 
-/** The options that select each method (see `listMethodOf`). */
+/** The options that select each method (see `listMethodOf`), with `extend` read as the seed reads it. */
 const LIST_METHOD_OPTIONS: Readonly<Record<ListMethod, readonly string[]>> = {
   append: ["append", "extend"],
   prepend: ["prepend"],
@@ -64,14 +65,27 @@ const METHOD_CODES: Readonly<Record<ListMethod, Method>> = {
  *   The `recurse_*` flags merge a pair through the root merger instead, chosen by the type of the *new* element.
  * - `no_replace`: the old list is kept.
  */
-export function listMerger(): MergerPlugin<"list", ListOption> {
+/** Settings of `listMerger`. */
+export interface ListMergerSettings {
+  /**
+   * Read `extend` as `append`, as the seed's design does (default). cloud-init's own list merger (22.4 and every
+   * release since the option was documented) does not know `extend`: `list(extend)` replaces index by index there,
+   * so its current-mode merges make the merger with `false`.
+   */
+  readonly seedExtend?: boolean;
+}
+
+export function listMerger(settings: ListMergerSettings = {}): MergerPlugin<"list", ListOption> {
+  const seedExtend = settings.seedExtend ?? true;
   return {
     name: "list",
     kinds: ["list"],
     description: "cloud-init's list merger: append, prepend, replace index by index, or keep the old list",
+    // Without the seed's reading `extend` is not an option at all, as in cloud-init: ignored, or UNKNOWN_OPTION when
+    // strict.
     options: {
       append: "add the new items after the old ones",
-      extend: "the seed's name for append",
+      ...(seedExtend ? { extend: "the seed's name for append" } : {}),
       prepend: "add the new items before the old ones",
       replace: "replace the old items index by index over the shared length (default)",
       no_replace: "keep the old list",
@@ -79,11 +93,14 @@ export function listMerger(): MergerPlugin<"list", ListOption> {
       recurse_list: "in replace mode, merge a pair of items when the new item is a list",
       recurse_array: "alias of recurse_list",
       recurse_str: "in replace mode, merge a pair of items when the new item is a string",
-    },
+    } as Record<ListOption, string>,
     create(options, ctx) {
-      const listMethod = listMethodOf(options);
+      const listMethod = listMethodOf(options, seedExtend);
       const method = METHOD_CODES[listMethod];
-      const note = substringNote(options, LIST_METHOD_OPTIONS[listMethod]);
+      const note = substringNote(
+        options,
+        seedExtend || listMethod !== "append" ? LIST_METHOD_OPTIONS[listMethod] : ["append"],
+      );
       const recurseDict = options.has("recurse_dict");
       const recurseList = options.has("recurse_array") || options.has("recurse_list");
       const recurseStr = options.has("recurse_str");

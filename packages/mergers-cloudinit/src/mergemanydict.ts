@@ -68,7 +68,8 @@ export function mergeManyDicts(
   const value = mergeAll(
     taken.map((i) => configs[i]),
     {
-      registry: options.registry ?? createCloudInitRegistry(),
+      // As cloud-init's own mergers read specs: there `list(extend)` is not append.
+      registry: options.registry ?? createCloudInitRegistry({ seedExtend: false }),
       spec: MERGERS_DEFAULT_SPEC,
       initial: new PyDict(),
       lenient: options.strict !== true,

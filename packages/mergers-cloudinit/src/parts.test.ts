@@ -185,6 +185,29 @@ describe("mergeCloudConfig: Merge-Type headers", () => {
   });
 });
 
+describe("mergeCloudConfig: list(extend) in current mode", () => {
+  // cloud-init 22.4's list merger knows append, prepend, replace and no_replace only: `extend` selects nothing, so
+  // the list is replaced index by index (what the real cloud-init gives for these parts).
+  it("replaces index by index, as cloud-init does", () => {
+    const spec = "merge_how: 'list(extend)+dict(recurse_list)'";
+    expect(mergeCloudConfig(texts("a: [1, 2]", `${spec}\na: [3]`)).value).toEqual({ a: [3, 2] });
+    const listForm = "merge_how: [{name: list, settings: [extend]}, {name: dict, settings: [recurse_list]}]";
+    expect(mergeCloudConfig(texts("a: [1]", `${listForm}\na: [2]`)).value).toEqual({ a: [2] });
+    expect(
+      mergeCloudConfig(texts("a: [1]", `${spec.replace("extend", "extend,append")}\na: [2]`)).value,
+    ).toEqual({
+      a: [1, 2],
+    });
+  });
+  it("is an unknown option when strict", () => {
+    const result = mergeCloudConfig(texts("a: [1]", "merge_how: 'list(extend)+dict(recurse_list)'\na: [2]"), {
+      strict: true,
+    });
+    expect(result.value).toEqual({ a: [1] });
+    expect(result.parts[1]!.error?.code).toBe("UNKNOWN_OPTION");
+  });
+});
+
 describe("mergeCloudConfig: stack mode", () => {
   const bottom = "list(extend)+dict(recurse_list,recurse_str)+str(append)";
   it("merges each part with the mergers declared by the part before it", () => {
@@ -201,6 +224,10 @@ describe("mergeCloudConfig: stack mode", () => {
     ).toEqual({
       a: { x: [1, 2], y: 1, s: "pq" },
     });
+  });
+  it("reads list(extend) as append, as the seed does", () => {
+    const parts = texts("a: [1, 2]", "merge_how: 'list(extend)+dict(recurse_list)'\na: [3]", "a: [4]");
+    expect(mergeCloudConfig(parts, { mode: "stack" }).value).toEqual({ a: [1, 2, 3, 4] });
   });
   it("does not let a rejected part change the stack", () => {
     const result = mergeCloudConfig(texts("l: [1]", "merge_how: 'dict(replace)'\n- bad", "l: [2]"), {

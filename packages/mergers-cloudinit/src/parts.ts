@@ -151,7 +151,8 @@ export function mergeCloudConfig(
       `unknown values ${JSON.stringify(values)}; use plain or exact`,
     );
   }
-  const registry = options.registry ?? createCloudInitRegistry();
+  // cloud-init itself does not know `list(extend)`; the seed's design (stack mode) reads it as append.
+  const registry = options.registry ?? createCloudInitRegistry({ seedExtend: mode === "stack" });
   const prepared: Prepared[] = [];
   let index = 0;
   for (const given of parts) {

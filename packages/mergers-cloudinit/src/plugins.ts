@@ -1,7 +1,7 @@
 import type { MergerPlugin, Registry } from "@merge/core";
 import { createRegistry } from "@merge/core";
 import { type DictOption, dictMerger } from "./dict.js";
-import { type ListOption, listMerger } from "./list.js";
+import { type ListMergerSettings, type ListOption, listMerger } from "./list.js";
 import { type StrOption, strMerger } from "./str.js";
 
 declare module "@merge/core" {
@@ -33,16 +33,18 @@ export const STACK_DEFAULT_SPEC = "list(extend)+dict(recurse_list,recurse_str)+s
 /** `DEF_MERGE_TYPE` of cloud-init's merger module: what `util.mergemanydict` uses. */
 export const MERGERS_DEFAULT_SPEC = "list()+dict()+str()";
 
-/** Fresh `list`, `dict` and `str` plugins, to register on a registry of your own. */
-export function cloudInitPlugins(): [
-  MergerPlugin<"list", ListOption>,
-  MergerPlugin<"dict", DictOption>,
-  MergerPlugin<"str", StrOption>,
-] {
-  return [listMerger(), dictMerger(), strMerger()];
+/**
+ * Fresh `list`, `dict` and `str` plugins, to register on a registry of your own. `seedExtend` (default true) reads
+ * `list(extend)` as the seed's `append`; give `false` for merges that must match cloud-init itself, which does not
+ * know `extend` (see `ListMergerSettings`).
+ */
+export function cloudInitPlugins(
+  settings: ListMergerSettings = {},
+): [MergerPlugin<"list", ListOption>, MergerPlugin<"dict", DictOption>, MergerPlugin<"str", StrOption>] {
+  return [listMerger(settings), dictMerger(), strMerger()];
 }
 
 /** A new registry holding the three cloud-init mergers, registered through the public API like any plugin. */
-export function createCloudInitRegistry(): Registry<CloudInitMergers> {
-  return createRegistry().use(...cloudInitPlugins());
+export function createCloudInitRegistry(settings: ListMergerSettings = {}): Registry<CloudInitMergers> {
+  return createRegistry().use(...cloudInitPlugins(settings));
 }

@@ -64,7 +64,12 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const strict = values.strict === true;
   const validate = values.validate === true || values.schema !== undefined;
   // cloud-init resolves merge_how against its own mergers (and --plugin's): `stack()` is unknown there.
-  const registry = await cloudInitRegistry(options.plugins, io.cwd);
+  const registry = await cloudInitRegistry(options.plugins, io.cwd, mode === "stack");
+  // cloud-init's own files, and their merge with the user-data, are merged as cloud-init merges, whatever the mode.
+  const systemRegistry =
+    mode === "stack" && systemFile !== undefined
+      ? await cloudInitRegistry(options.plugins, io.cwd, false)
+      : registry;
   const instanceData = await readInstanceData(values, io);
   const problems: MergeError[] = [];
   const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
@@ -129,7 +134,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const provenance = () => partsProvenance(result, parts, merged, failures, recorder, version, mode);
 
   if (systemFile !== undefined) {
-    return await withSystem(values, io, systemFile, result, registry, provenance, {
+    return await withSystem(values, io, systemFile, result, systemRegistry, provenance, {
       strict,
       validate,
       version,

@@ -26,11 +26,16 @@ import type { ParsedValues } from "./table.js";
 
 /**
  * cloud-init's `list`, `dict` and `str`, and the mergers of every `--plugin`: specs in parts and files resolve against
- * these only, as cloud-init resolves `merge_how` against its own mergers (`stack()` is unknown there).
+ * these only, as cloud-init resolves `merge_how` against its own mergers (`stack()` is unknown there). `seedExtend`
+ * reads `list(extend)` as the seed's append (`--mode stack`); cloud-init itself does not know `extend`.
  */
-export async function cloudInitRegistry(plugins: readonly string[], cwd: string): Promise<Registry> {
+export async function cloudInitRegistry(
+  plugins: readonly string[],
+  cwd: string,
+  seedExtend = false,
+): Promise<Registry> {
   const { cloudInitPlugins } = await import("@merge/mergers-cloudinit");
-  const registry = createRegistry().use(...cloudInitPlugins());
+  const registry = createRegistry().use(...cloudInitPlugins({ seedExtend }));
   for (const specifier of plugins) {
     const loaded: MergerPlugin[] = await loadPluginModule(specifier, cwd);
     for (const plugin of loaded) registry.register(plugin);
