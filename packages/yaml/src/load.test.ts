@@ -598,6 +598,21 @@ describe("aliases", () => {
     }
   });
 
+  it("refuses a colon followed by a question mark inside a flow plain scalar, as libyaml and PyYAML do", () => {
+    // Expected: libyaml (Salt) "found unexpected ':'" at the colon; PyYAML stops at the question mark.
+    for (const [text, column] of [
+      ["[a:?b]", 3],
+      ["- {action:? DROP}\n", 10],
+      ["[ab:?]", 4],
+    ] as const) {
+      expect(fails(() => salt(text)).source).toMatchObject({ line: 1, column });
+      expect(fails(() => py(text)).code).toBe("YAML_PARSE");
+    }
+    // Outside flow collections, and without the colon in libyaml, it is text.
+    expect(salt("x: a:?b\n")).toEqual({ x: "a:?b" });
+    expect(salt("[a?b, a:b?c]")).toEqual(["a?b", "a:b?c"]);
+  });
+
   it("takes a colon after an anchor, alias or tag in a flow collection for the value indicator, space or not", () => {
     // Expected values: PyYAML 6.0's SafeLoader and CSafeLoader, and Salt's SaltYamlSafeLoader, all alike.
     for (const flavor of ["pyyaml", "salt"] as const) {

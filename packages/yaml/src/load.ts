@@ -537,7 +537,8 @@ function checkEscapedCodes(tok: CST.FlowScalar, lines: LineIndex, file: string |
 
 /**
  * A plain scalar inside a flow collection: `:` there always starts a value (so `[:a]` is an error in PyYAML and
- * libyaml), and PyYAML (not libyaml) ends a plain scalar at `?`, which can only begin a key.
+ * libyaml), and PyYAML (not libyaml) ends a plain scalar at `?`, which can only begin a key. libyaml refuses a `:`
+ * followed by `?` inside such a scalar (`[a:?b]`: "found unexpected ':'"), which PyYAML refuses for its `?`.
  */
 function checkFlowPlain(
   tok: CST.FlowScalar,
@@ -545,6 +546,17 @@ function checkFlowPlain(
   lines: LineIndex,
   file: string | undefined,
 ): void {
+  if (!pyyaml) {
+    const colon = tok.source.indexOf(":?");
+    if (colon > 0) {
+      throw yamlError(
+        "YAML_PARSE",
+        "found unexpected ':' (while scanning a plain scalar)",
+        file,
+        mark(lines, tok.offset + colon),
+      );
+    }
+  }
   const question = pyyaml ? tok.source.indexOf("?") : -1;
   if (tok.source[0] !== ":" && question < 0) return;
   throw yamlError(
