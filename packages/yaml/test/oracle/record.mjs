@@ -77,6 +77,17 @@ const LOAD_TEXTS = [
   `a: ${"1".repeat(4301)}\n`,
   `a: 0${"1".repeat(4301)}\n`,
   `a: !!float ${"1".repeat(5000)}x\n`,
+  // Found by running Salt's real loader: a colon after an anchor, alias or tag in a flow collection, tabs in
+  // directive lines, a repeated document end.
+  "[&a:b]",
+  "{&a:b}",
+  "k: &n 1\nl: [*n:b, *n :c]\n",
+  "[!!str :b]",
+  "%YAML\t1.1\n---\na: 1\n",
+  "%TAG !e!\ttag:example.com,2000:\n---\na: !!str 1\n",
+  "%YAML 1.1 \t\n--- a\n",
+  "a: 1\n...\n...\n",
+  "a: 1\n...\n# c\n\n...\n",
 ];
 
 const loadTexts = [...LOAD_TEXTS, ...multilineCorpus().slice(0, 400)];
