@@ -180,14 +180,31 @@ export class YamlConstructor {
     );
   }
 
-  /** Offset of the `!` that starts the tag written before `offset` on the same line (or `offset` itself). */
+  /**
+   * Where PyYAML's node starts, for a node written at `offset` after its properties: the first of the anchor and
+   * tag written right before it, on its line or ending an earlier one with only white space between
+   * (`k: &a !ref\n  x: 1` is marked at `&a`); `offset` itself when no tag is found there.
+   */
   private tagStart(offset: number): number {
     const text = this.o.text;
-    const lineStart = Math.max(text.lastIndexOf("\n", offset - 1), text.lastIndexOf("\r", offset - 1)) + 1;
-    for (let i = offset - 1; i >= lineStart; i--) {
-      if (text[i] === "!" && (i === lineStart || " \t[{,".includes(text[i - 1]!))) return i;
+    let found = offset;
+    let sawTag = false;
+    let end = offset;
+    for (let words = 0; words < 2; words++) {
+      // The node may start on a line after its properties, but they share one line.
+      while (end > 0 && (words === 0 ? " \t\n\r" : " \t").includes(text[end - 1]!)) end--;
+      let start = end;
+      while (start > 0 && !" \t\n\r".includes(text[start - 1]!)) start--;
+      // A property may follow a flow indicator in the same word (`[&a`, `{!t`).
+      let at = start;
+      while (at < end && "[{,".includes(text[at]!)) at++;
+      if (text[at] !== "!" && text[at] !== "&") break;
+      if (text[at] === "!") sawTag = true;
+      found = at;
+      if (at > start) break;
+      end = start;
     }
-    return offset;
+    return sawTag ? found : offset;
   }
 
   /**

@@ -314,9 +314,19 @@ describe("tags (SafeLoader)", () => {
   });
 
   it("places a tag error at the tag, as PyYAML does", () => {
+    // Also when the tag ends the line before its node (expected marks: PyYAML and libyaml).
+    expect(fails(() => salt("a: 1\nk: !!python/name:os.system\n  x: 1\n")).source).toMatchObject({
+      line: 2,
+      column: 4,
+    });
+    expect(fails(() => py("k: &a !ref\n  - 1\n")).source).toMatchObject({ line: 1, column: 4 });
+    expect(fails(() => py("k: !ref &a\n\n  - 1\n")).source).toMatchObject({ line: 1, column: 4 });
+    // An anchor on the line before belongs to the mapping, not to the tagged key.
+    expect(fails(() => py("m: &m\n  !foo k: 8\n")).source).toMatchObject({ line: 2, column: 3 });
     expect(fails(() => py("a: !foo x")).source).toMatchObject({ line: 1, column: 4 });
     expect(fails(() => py("- 1\n- !!int abc")).source).toMatchObject({ line: 2, column: 3 });
-    expect(fails(() => py("a: &x !!python/name:os.system ''")).source).toMatchObject({ line: 1, column: 7 });
+    // The node starts at its first property, the anchor here.
+    expect(fails(() => py("a: &x !!python/name:os.system ''")).source).toMatchObject({ line: 1, column: 4 });
   });
 
   it("reports, of several errors, the one PyYAML meets first: shallow collections are built before deep ones", () => {
