@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { columnFixes, fixedDecimalsAsText, fixRow, isPythonDate } from "./columns.js";
+import {
+  columnFixes,
+  fixedDecimalsAsText,
+  fixRow,
+  isPythonDate,
+  MYSQL_TYPE_DATE as DATE,
+  MYSQL_TYPE_DATETIME as DATETIME,
+  MYSQL_TYPE_DOUBLE as DOUBLE,
+  MYSQL_TYPE_FLOAT as FLOAT,
+  MYSQL_TYPE_TIMESTAMP as TIMESTAMP,
+} from "./columns.js";
 
-// mysql2's column type numbers, as the server reports them.
-const DATE = 10;
-const DATETIME = 12;
-const TIMESTAMP = 7;
+// mysql2's number for TIME columns, which need no fix.
 const TIME = 11;
-const FLOAT = 4;
-const DOUBLE = 5;
 
 describe("dates MySQLdb cannot turn into Python dates", () => {
   it("knows which dates Python's datetime holds", () => {

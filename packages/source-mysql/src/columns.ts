@@ -16,13 +16,13 @@ import { pyFloat } from "@merge/core";
  * DECIMAL stays decimal text (MySQLdb's `Decimal` has no JavaScript equivalent; its `str()` is that text).
  */
 
-// mysql2's column type numbers (MYSQL_TYPE_*).
-const MYSQL_TYPE_FLOAT = 4;
-const MYSQL_TYPE_DOUBLE = 5;
-const MYSQL_TYPE_TIMESTAMP = 7;
+// mysql2's column type numbers (MYSQL_TYPE_*); the tests name columns with them too.
+export const MYSQL_TYPE_FLOAT = 4;
+export const MYSQL_TYPE_DOUBLE = 5;
+export const MYSQL_TYPE_TIMESTAMP = 7;
 const MYSQL_TYPE_LONGLONG = 8;
-const MYSQL_TYPE_DATE = 10;
-const MYSQL_TYPE_DATETIME = 12;
+export const MYSQL_TYPE_DATE = 10;
+export const MYSQL_TYPE_DATETIME = 12;
 const MYSQL_TYPE_NEWDATE = 14;
 
 const DATE_TYPES: ReadonlySet<number> = new Set([
