@@ -61,7 +61,7 @@ describe("merge stack and merge pillar: --grains and --pillar reach the template
     );
     expect(stack.stderr).toBe("");
     expect(stack.stdout).toBe(expected);
-    // merge pillar has no --pillar: its stack sees the grains.
+    // merge pillar's stack sees the grains as read too.
     writeFileSync(join(dir, "grains-only.cfg"), "paths.yml\n");
     writeFileSync(join(dir, "paths.yml"), "path: /etc/postgresql/{{ __grains__.pg }}/main\n");
     const master = masterFile(`ext_pillar:\n  - stack: ${join(dir, "grains-only.cfg")}\n`);
@@ -97,6 +97,27 @@ describe("merge stack and merge pillar: --grains and --pillar reach the template
 });
 
 describe("merge pillar", () => {
+  it("starts from --pillar, the pillar compiled before the external ones: they see it, and merge into it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-cli-pillar-start-"));
+    writeFileSync(join(dir, "stack.cfg"), "app.yml\n");
+    writeFileSync(
+      join(dir, "app.yml"),
+      "roles_seen: {{ pillar.roles|join(',') }}\nroles: [stack]\nnested: {b: 2}\n",
+    );
+    writeFileSync(join(dir, "top.yml"), "roles: [web, db]\nfrom_top: 9.0\nnested: {a: 1}\n");
+    const master = masterFile(`ext_pillar:\n  - stack: ${join(dir, "stack.cfg")}\n`);
+    const run = merge(["pillar", "--config", master, "--minion-id", "w1", "--pillar", join(dir, "top.yml")]);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    // Salt's merge of an external pillar: mappings recursively, a list replaced; the file's 9.0 stays a float.
+    expect(run.stdout).toBe("roles:\n- stack\nfrom_top: 9.0\nnested:\n  a: 1\n  b: 2\nroles_seen: web,db\n");
+    const hosts = join(dir, "hosts.yml");
+    writeFileSync(hosts, "- id: w1\n");
+    const batch = merge(["pillar", "--config", master, "--minions", hosts, "--pillar", join(dir, "top.yml")]);
+    expect(batch.status).toBe(2);
+    expect(batch.stderr).toContain("--pillar comes from the --minions file (each host has its own) [USAGE]");
+  });
+
   it("prints the stack's values as Salt holds them: a whole float stays 9.0, int keys stay ints in their order", () => {
     const dir = mkdtempSync(join(tmpdir(), "merge-cli-pillar-exact-"));
     writeFileSync(join(dir, "stack.cfg"), "postgres.yml\n");

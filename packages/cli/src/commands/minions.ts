@@ -363,7 +363,7 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
  * pillar compiled before the external ones (Salt's `pillar_roots`): they see it, and the result starts from it.
  */
 export async function executePillarBatch({ values, io }: CommandInput): Promise<number> {
-  checkBatchOptions(values, "pillar", ["minion-id", "grains"]);
+  checkBatchOptions(values, "pillar", ["minion-id", "grains", "pillar"]);
   const options = createOutputOptions(values, "pillar");
   saltYaml(values, "pillar");
   const file = requiredString(values, "config", "pillar");

@@ -39,11 +39,16 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const recorder = options.explain ? createTraceRecorder() : undefined;
   const merged: unknown[] = [];
   const documents: ExplainDocument[] = [];
-  // Salt's pillar, in the exact model: the stack loader is given it (and the grains) as read, computes in it and
-  // returns it.
-  let pillar: PyDict = new PyDict();
   let stackRegistry: Awaited<ReturnType<typeof createCliRegistry>> | undefined;
   let mergeExtPillar: ((base: PyDict, incoming: Mapping) => PyDict) | undefined;
+  // Salt's pillar, in the exact model: the stack loader is given it (and the grains) as read, computes in it and
+  // returns it. It starts from --pillar, the pillar Salt compiles from pillar_roots before the external pillars.
+  const compiled = (await exactMappingFile(values, "pillar", io)) as Mapping | undefined;
+  let pillar: PyDict = new PyDict();
+  if (compiled !== undefined) {
+    mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
+    pillar = compiled instanceof PyDict ? compiled : mergeExtPillar(pillar, compiled);
+  }
 
   for (const entry of config.entries) {
     if (entry.type === "stack") {

@@ -317,7 +317,7 @@ export const COMMANDS: readonly CommandInfo[] = [
     summary:
       "compile a minion's external pillar from a Salt master config (stack and mysql entries, in order)",
     usage:
-      "merge pillar --config FILE (--minion-id ID [--grains FILE] | --minions FILE) [--no-legacy-mysql-query]",
+      "merge pillar --config FILE (--minion-id ID [--grains FILE] [--pillar FILE] | --minions FILE) [--no-legacy-mysql-query]",
     description:
       "Runs the ext_pillar: list of a Salt-master-style config the way Salt does: each external pillar sees the\n" +
       "pillar compiled so far, and the results are merged in order.",
@@ -327,6 +327,7 @@ export const COMMANDS: readonly CommandInfo[] = [
       config: { type: "string", short: "c" },
       "minion-id": { type: "string" },
       grains: { type: "string" },
+      pillar: { type: "string" },
       "no-legacy-mysql-query": { type: "boolean" },
       minions: { type: "string" },
     },
@@ -335,6 +336,10 @@ export const COMMANDS: readonly CommandInfo[] = [
       ["--minion-id ID", "the minion to compile the pillar for (required unless --minions)"],
       MINIONS_HELP,
       ["--grains FILE", "YAML/JSON file with the minion's grains"],
+      [
+        "--pillar FILE",
+        "YAML/JSON file with the pillar compiled before the external ones: they see it, the result starts from it",
+      ],
       LEGACY_MYSQL_HELP,
       SALT_YAML_HELP,
       ...OUTPUT_HELP,
