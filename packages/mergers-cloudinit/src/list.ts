@@ -97,10 +97,8 @@ export function listMerger(settings: ListMergerSettings = {}): MergerPlugin<"lis
     create(options, ctx) {
       const listMethod = listMethodOf(options, seedExtend);
       const method = METHOD_CODES[listMethod];
-      const note = substringNote(
-        options,
-        seedExtend || listMethod !== "append" ? LIST_METHOD_OPTIONS[listMethod] : ["append"],
-      );
+      // Without the seed's reading, "append" (listed first) is what selected append.
+      const note = substringNote(options, LIST_METHOD_OPTIONS[listMethod]);
       const recurseDict = options.has("recurse_dict");
       const recurseList = options.has("recurse_array") || options.has("recurse_list");
       const recurseStr = options.has("recurse_str");

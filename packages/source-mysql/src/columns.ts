@@ -1,4 +1,5 @@
 import { pyFloat } from "@merge/core";
+import { binaryFraction } from "./binary-fraction.js";
 
 /**
  * Column values as Salt's MySQLdb gives them to Python, in `@merge/core`'s exact model. The driver (see
@@ -115,15 +116,10 @@ export function isPythonDate(text: string): boolean {
  */
 export function fixedDecimalsAsText(value: number, decimals: number): number {
   if (!Number.isFinite(value) || value === 0) return value;
-  // |value| = mantissa / 2^k exactly (doubling a double is exact); then round mantissa * 10^decimals / 2^k.
-  let mantissa = Math.abs(value);
-  let k = 0n;
-  while (!Number.isInteger(mantissa)) {
-    mantissa *= 2;
-    k++;
-  }
-  const numerator = BigInt(mantissa) * 10n ** BigInt(decimals);
-  const denominator = 2n ** k;
+  // |value| = m / 2^shift exactly; then round m * 10^decimals / 2^shift.
+  const { numerator: m, shift } = binaryFraction(value);
+  const numerator = m * 10n ** BigInt(decimals);
+  const denominator = 2n ** shift;
   let digits = numerator / denominator;
   const twice = (numerator % denominator) * 2n;
   if (twice > denominator || (twice === denominator && digits % 2n === 1n)) digits++;

@@ -1,4 +1,5 @@
 import { keyIdentity, type MappingKey, PY_KEY, PyDict, PyFloat } from "@merge/core";
+import { binaryFraction } from "./binary-fraction.js";
 
 /**
  * How a column value becomes a mapping key: as itself, the Python value MySQLdb gave (an int key stays an int, a
@@ -78,14 +79,8 @@ export function decimalIdentity(text: string): number | bigint | string {
 
 /** Whether |float| is exactly digits / 10^places: float = m / 2^k, so digits * 2^k must equal m * 10^places. */
 function exactlyEqual(float: number, digits: bigint, places: number): boolean {
-  let scaled = Math.abs(float);
-  let k = 0n;
-  // Doubling is exact for a double; a fraction needs at most 1074 doublings.
-  while (!Number.isInteger(scaled)) {
-    scaled *= 2;
-    k++;
-  }
-  return digits * 2n ** k === BigInt(scaled) * 10n ** BigInt(places);
+  const { numerator, shift } = binaryFraction(float);
+  return digits * 2n ** shift === numerator * 10n ** BigInt(places);
 }
 
 /**

@@ -715,12 +715,11 @@ function anchorsAsPyyaml(
       let end = this.pos + 1;
       while (end < buffer.length && ANCHOR_CHAR.test(buffer[end]!)) end++;
       const next = buffer[end];
-      if (end > this.pos + 1 && next !== undefined && AFTER_ANCHOR.includes(next) && !test(next)) {
-        const n = yield* this.pushToIndex(end, false);
-        if (this.flowLevel > 0) this.flowKey = true;
-        return n;
-      }
-      const n = yield* original.call(this, test);
+      const n =
+        end > this.pos + 1 && next !== undefined && AFTER_ANCHOR.includes(next) && !test(next)
+          ? yield* this.pushToIndex(end, false)
+          : yield* original.call(this, test);
+      // A `:` right after an anchor or alias in a flow collection is the value indicator (see `tagsAsPyyaml`).
       if (this.flowLevel > 0) this.flowKey = true;
       return n;
     }
