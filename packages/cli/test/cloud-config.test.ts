@@ -56,6 +56,20 @@ describe("merge cloud-config", () => {
     );
   });
 
+  it("reads a file that names MIME-Version anywhere in its first 4096 bytes as a MIME message, as cloud-init does", () => {
+    // cloud-init 22.4.2 takes the header line before the comment for the part's type, and the rest for its body.
+    const headed = "Content-Type: text/cloud-config\n# see mime-version: below\nruncmd: [echo hi]\n";
+    const typed = merge(["cloud-config", "-f", "json", "-"], { input: headed });
+    expect(typed.status).toBe(0);
+    expect(JSON.parse(typed.stdout)).toEqual({ runcmd: ["echo hi"] });
+    // A MIME body is read as 7-bit text: cloud-init's YAML reader then refuses the é and writes an empty document.
+    const commented = '#cloud-config\n# mime-version: 1.0 is mentioned here\nruncmd: ["echo café"]\n';
+    const rejected = merge(["cloud-config", "-"], { input: commented });
+    expect(rejected.status).toBe(0);
+    expect(rejected.stdout).toBe("#cloud-config\n\n--- {}\n...\n");
+    expect(rejected.stderr).toContain("part rejected, as cloud-init would: part-001");
+  });
+
   it("skips a user-data script given alone, as cloud-init runs it instead of merging it", () => {
     const run = merge(["cloud-config", "-f", "json", "-"], { input: "#!/bin/sh\necho hi\n" });
     expect(run.status).toBe(0);

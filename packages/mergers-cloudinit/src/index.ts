@@ -19,6 +19,7 @@ export {
   contentTypeOf,
   DEFAULT_MAX_INFLATED_BYTES,
   DEFAULT_MAX_PARTS,
+  isMimeUserData,
   parseUserData,
   type SkippedPart,
   type UserData,

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { contentTypeOf, parseUserData } from "./mime.js";
+import { contentTypeOf, isMimeUserData, parseUserData } from "./mime.js";
 import { mergeUserData } from "./user-data.js";
 
 const B = "BOUNDARY42";
@@ -26,6 +26,18 @@ describe("contentTypeOf", () => {
   it("skips the whitespace Python's lstrip skips, not a byte-order mark (cloud-init 22.4.2)", () => {
     expect(contentTypeOf("\x1c\x85#cloud-config\n")).toBe("text/cloud-config");
     expect(contentTypeOf("\ufeff#cloud-config\n")).toBeUndefined();
+  });
+});
+
+describe("isMimeUserData", () => {
+  it("finds MIME-Version anywhere in the first 4096 bytes, in any case, as cloud-init does", () => {
+    expect(isMimeUserData(Buffer.from("#cloud-config\n# MiMe-VeRsIoN: 1.0\na: 1\n"))).toBe(true);
+    expect(isMimeUserData(Buffer.from("a: 'mime-version:'\n"))).toBe(true);
+    expect(isMimeUserData(Buffer.from("#cloud-config\nmime-version 1.0\n"))).toBe(false);
+    const late = Buffer.from(`#cloud-config\n#${"x".repeat(4096)}\nmime-version: 1.0\n`);
+    expect(isMimeUserData(late)).toBe(false);
+    // Only the first 4096 bytes of a view are read, not those of the buffer behind it.
+    expect(isMimeUserData(late.subarray(4090))).toBe(true);
   });
 });
 

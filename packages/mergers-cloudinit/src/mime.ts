@@ -4,6 +4,7 @@ import { isMergeError, isPlainObject, MergeError } from "@merge/core";
 import type { CloudConfigPart, CloudConfigType } from "./parts.js";
 import { pythonLstrip } from "./python-text.js";
 import { loadPartYaml } from "./yaml.js";
+import { withHeaderSeparators } from "./header-separators.js";
 import { pythonTextPayload } from "./python-payload.js";
 
 /** A part of the user-data that is not cloud-config, and why it was left out of the merge. */
@@ -101,6 +102,17 @@ interface Leaf {
 }
 
 /**
+ * Whether cloud-init reads these (inflated) bytes as a MIME message: `MIME-Version:` anywhere in the first 4096
+ * bytes, in any case, even in the middle of a line or inside a comment of a `#cloud-config` file.
+ */
+export function isMimeUserData(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 4096))
+    .toString("latin1")
+    .toLowerCase()
+    .includes("mime-version:");
+}
+
+/**
  * Takes user-data apart as cloud-init does: a gzipped blob is inflated; a blob with `MIME-Version:` in its first
  * 4096 bytes is a MIME message whose leaf parts are decoded (base64, quoted-printable) and, for gzip content types,
  * inflated; `text/plain`, `text/x-not-multipart` and `text/x-shellscript` parts are typed by their first line;
@@ -116,7 +128,7 @@ export async function parseUserData(
   let bytes: Buffer = typeof raw === "string" ? Buffer.from(raw, "utf8") : Buffer.from(raw);
   bytes = inflateQuietly(bytes, budget);
   const maxParts = options.maxParts ?? DEFAULT_MAX_PARTS;
-  const isMime = bytes.subarray(0, 4096).toString("latin1").toLowerCase().includes("mime-version:");
+  const isMime = isMimeUserData(bytes);
   // cloud-init reads a MIME message from its text decoded as UTF-8, and stops on bytes that are not UTF-8.
   if (isMime && !isUtf8(bytes)) {
     throw new MergeError(
@@ -287,7 +299,7 @@ async function splitMime(bytes: Buffer, maxParts: number): Promise<Leaf[]> {
               }),
       ),
     );
-    splitter.end(bytes);
+    splitter.end(withHeaderSeparators(bytes));
   });
   const leaves: Leaf[] = [];
   for (const { node, chunks } of pending) {

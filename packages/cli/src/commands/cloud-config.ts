@@ -13,6 +13,7 @@ import {
   contentTypeOf,
   formatCloudConfig,
   type InstanceData,
+  isMimeUserData,
   loadSystemConfig,
   mergeCloudConfig,
   modulesConfig,
@@ -377,13 +378,14 @@ function isJsonPatch(part: CloudConfigPart): boolean {
 }
 
 /**
- * A MIME multipart message, gzip data, or a file whose first line announces a part type that is not cloud-config
- * (`#cloud-config-archive`, `#!`, `#cloud-boothook`, `#include`, ...) is user-data to take apart as cloud-init does:
- * an archive is exploded, a script is skipped, never read as YAML. Anything else is one cloud-config part.
+ * A MIME message (cloud-init's test: `MIME-Version:` anywhere in the first 4096 bytes), gzip data, or a file whose
+ * first line announces a part type that is not cloud-config (`#cloud-config-archive`, `#!`, `#cloud-boothook`,
+ * `#include`, ...) is user-data to take apart as cloud-init does: an archive is exploded, a script is skipped, never
+ * read as YAML. Anything else is one cloud-config part.
  */
 function isUserDataMessage(bytes: Buffer): boolean {
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return true;
-  if (/^mime-version:/im.test(bytes.subarray(0, 4096).toString("latin1"))) return true;
+  if (isMimeUserData(bytes)) return true;
   const type = contentTypeOf(bytes.subarray(0, 256).toString("utf8"));
   return type !== undefined && !PART_TYPES.has(type);
 }

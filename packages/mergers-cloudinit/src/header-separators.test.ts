@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { withHeaderSeparators } from "./header-separators.js";
+import { parseUserData } from "./mime.js";
+
+const separated = (text: string) => withHeaderSeparators(Buffer.from(text)).toString("latin1");
+const textOf = (part: { readonly text?: string | Uint8Array }) =>
+  typeof part.text === "string" ? part.text : Buffer.from(part.text ?? []).toString("utf8");
+
+describe("withHeaderSeparators", () => {
+  it("passes a message whose header blocks end with blank lines on unchanged, as the same buffer", () => {
+    const message = Buffer.from(
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/cloud-config\n\na: 1\n--B--\n',
+    );
+    expect(withHeaderSeparators(message)).toBe(message);
+  });
+
+  it("ends the headers at the first line that is not one, as Python's email parser does", () => {
+    expect(separated("Content-Type: text/cloud-config\n# mime-version: x\nruncmd: [a]\n")).toBe(
+      "Content-Type: text/cloud-config\n\n# mime-version: x\nruncmd: [a]\n",
+    );
+    // A name with a space is not a header name; a continuation line is part of the header before it.
+    expect(separated("MIME-Version: 1.0\nX-Long: a\n b\nfoo bar: 1\n")).toBe(
+      "MIME-Version: 1.0\nX-Long: a\n b\n\nfoo bar: 1\n",
+    );
+    expect(separated("#cloud-config\nmime-version: 1\r\n")).toBe("\r\n#cloud-config\nmime-version: 1\r\n");
+  });
+
+  it("gives a part whose headers run into the next boundary a blank line, and takes blanks off boundary lines", () => {
+    const message = [
+      "Content-Type: multipart/mixed; boundary=B",
+      "MIME-Version: 1.0",
+      "--B ",
+      "Content-Type: text/x-shellscript",
+      "--B\t",
+      "--B",
+      "Content-Type: multipart/alternative;",
+      ' boundary="in ner"',
+      "",
+      "--in ner",
+      "Content-Type: text/cloud-config",
+      "a: 1",
+      "--in ner--",
+      "--B-- ",
+      "",
+    ].join("\r\n");
+    expect(separated(message)).toBe(
+      [
+        "Content-Type: multipart/mixed; boundary=B",
+        "MIME-Version: 1.0",
+        "",
+        "--B",
+        "Content-Type: text/x-shellscript",
+        "",
+        "--B",
+        "",
+        "--B",
+        "Content-Type: multipart/alternative;",
+        ' boundary="in ner"',
+        "",
+        "--in ner",
+        "Content-Type: text/cloud-config",
+        "a: 1",
+        "",
+        "--in ner--",
+        "--B--",
+        "",
+      ].join("\r\n"),
+    );
+  });
+});
+
+describe("parseUserData on headers without a blank line after them (cloud-init 22.4.2's results)", () => {
+  it("reads the line after the last header as the start of the body", async () => {
+    const data = await parseUserData(
+      "Content-Type: text/plain\nX-A: 1\n#cloud-config\n# mime-version: x\nb: 2\n",
+    );
+    expect(data.parts.map((p) => [p.name, p.type, textOf(p)])).toEqual([
+      ["part-001", "text/cloud-config", "#cloud-config\n# mime-version: x\nb: 2\n"],
+    ]);
+  });
+
+  it("keeps every part of a multipart message whose parts lack the blank line", async () => {
+    const message = [
+      'Content-Type: multipart/mixed; boundary="B"',
+      "MIME-Version: 1.0",
+      "",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "foo: bar",
+      "#x",
+      "runcmd: [a]",
+      "",
+      "b: 1",
+      "--B",
+      "Content-Type: text/x-shellscript",
+      'Content-Disposition: attachment; filename="s.sh"',
+      "#cloud-config",
+      "c: 2",
+      "--B ",
+      "Content-Type: text/cloud-config",
+      "# a comment ends the headers",
+      "Content-Transfer-Encoding: base64",
+      "",
+      "ZDogMwo=",
+      "--B--",
+      "",
+    ].join("\n");
+    const data = await parseUserData(message);
+    // `foo: bar` is a header; `Content-Transfer-Encoding` after the comment is body text, so nothing is decoded.
+    expect(data.parts.map((p) => [p.name, p.type, textOf(p)])).toEqual([
+      ["part-001", "text/cloud-config", "#x\nruncmd: [a]\n\nb: 1"],
+      ["s.sh", "text/cloud-config", "#cloud-config\nc: 2"],
+      [
+        "part-003",
+        "text/cloud-config",
+        "# a comment ends the headers\nContent-Transfer-Encoding: base64\n\nZDogMwo=",
+      ],
+    ]);
+    expect(data.skipped).toEqual([]);
+  });
+});
