@@ -75,7 +75,7 @@ describe("merge system-config", () => {
     });
     expect(run.status).toBe(0);
     expect(run.stderr).toContain(
-      'other.d/x.cfg:1: package_update: is not of type "boolean" [SCHEMA_VALIDATION]',
+      "other.d/x.cfg:1: package_update: is not of type 'boolean' [SCHEMA_VALIDATION]",
     );
   });
 });
@@ -112,8 +112,8 @@ describe("merge cloud-config", () => {
     const run = merge(["cloud-config", "base.yaml", "bad.yaml", "--schema", "schema.json"], { cwd: dir });
     expect(run.status).toBe(0);
     expect(run.stderr).toBe(
-      'warning: invalid cloud-config: bad.yaml:2: package_update: is not of type "boolean" [SCHEMA_VALIDATION]\n' +
-        'warning: invalid cloud-config: bad.yaml:3: runcmd: is not of type "array" [SCHEMA_VALIDATION]\n',
+      "warning: invalid cloud-config: bad.yaml:2: package_update: is not of type 'boolean' [SCHEMA_VALIDATION]\n" +
+        "warning: invalid cloud-config: bad.yaml:3: runcmd: is not of type 'array' [SCHEMA_VALIDATION]\n",
     );
     const strict = merge(["cloud-config", "base.yaml", "bad.yaml", "--schema", "schema.json", "--strict"], {
       cwd: dir,
@@ -121,7 +121,7 @@ describe("merge cloud-config", () => {
     expect(strict.status).toBe(1);
     expect(strict.stdout).toBe("");
     expect(strict.stderr).toMatch(
-      /^error: bad\.yaml:3:1: is not of type "array" \(at runcmd\) \[SCHEMA_VALIDATION\]$/m,
+      /^error: bad\.yaml:3:1: is not of type 'array' \(at runcmd\) \[SCHEMA_VALIDATION\]$/m,
     );
     expect(strict.stderr).toMatch(/--strict: 2 problems; nothing written \[STRICT\]\n$/);
   });

@@ -1,17 +1,8 @@
 import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  getItem,
-  isMapping,
-  isPyFloat,
-  MergeError,
-  mappingKeys,
-  numberValue,
-  type PathKey,
-  type SourcePosition,
-  setKey,
-} from "@merge/core";
+import { MergeError, type PathKey, type SourcePosition } from "@merge/core";
+import { draft4Problems, type SchemaProblem } from "./draft4.js";
 
 /** Where cloud-init keeps its schema, below a Python `dist-packages` / `site-packages` directory. */
 const SCHEMA_IN_PACKAGE = join("cloudinit", "config", "schemas", "schema-cloud-config-v1.json");
@@ -105,57 +96,27 @@ export interface ValidationResult {
 }
 
 /**
- * Validates a configuration (exact or plain values) against cloud-init's JSON Schema with ajv's draft-04 validator,
- * as `cloud-init schema` validates with jsonschema's `Draft4Validator`: every problem is reported, sorted by key path,
- * binary values count as strings, the `date` and `uri` formats are checked, and the schema's `deprecated` marks give
- * deprecations, not errors. The schema is checked first: one that does not compile is `SCHEMA_LOAD`.
+ * Validates a configuration (exact or plain values) against cloud-init's JSON Schema as `cloud-init schema` does with
+ * jsonschema's `Draft4Validator` (see draft4.ts): every problem, sorted by key path, in jsonschema's words without the
+ * offending value; binary values count as strings; the `date` and `uri` formats are checked; `deprecated` marks give
+ * deprecations, not errors, where cloud-init reports them. The schema is compiled by ajv first: one that does not
+ * compile is `SCHEMA_LOAD`.
  */
 export async function validateCloudConfig(
   value: unknown,
   options: ValidateOptions,
 ): Promise<ValidationResult> {
-  const [{ default: Ajv04 }, { default: addFormats }] = await Promise.all([
+  const [{ default: Ajv04 }, { fullFormats }, { pyRepr }] = await Promise.all([
     import("ajv-draft-04"),
-    import("ajv-formats"),
+    import("ajv-formats/dist/formats.js"),
+    import("@merge/jinja"),
   ]);
-  // jsonschema checks `hostname` only with the `fqdn` package, which Debian does not ship; ajv must not log either.
-  const ajv = new Ajv04({
-    allErrors: true,
-    strict: false,
-    validateSchema: false,
-    logger: false,
-    formats: { hostname: true },
-  });
-  (addFormats as unknown as (a: unknown, f: string[]) => void)(ajv, ["date", "uri"]);
-  const deprecated: { path: PathKey[]; message: string }[] = [];
-  ajv.addKeyword({
-    keyword: "deprecated",
-    schemaType: "boolean",
-    errors: false,
-    validate(
-      this: unknown,
-      flag: boolean,
-      _data: unknown,
-      parent: unknown,
-      context?: { instancePath?: string },
-    ) {
-      if (flag) {
-        const description = (parent as { description?: unknown })?.description;
-        deprecated.push({
-          path: pointerPath(context?.instancePath ?? "", value),
-          message:
-            typeof description === "string" && description !== ""
-              ? `DEPRECATED: ${description}`
-              : "DEPRECATED.",
-        });
-      }
-      return true;
-    },
-  });
+  // ajv only checks that the schema is one: jsonschema would fail on a broken one too.
+  const ajv = new Ajv04({ strict: false, validateSchema: false, logger: false, validateFormats: false });
+  ajv.addKeyword({ keyword: "deprecated", schemaType: "boolean" });
   ajv.addKeyword({ keyword: "label", schemaType: "string" });
-  let validate: ReturnType<typeof ajv.compile>;
   try {
-    validate = ajv.compile(options.schema);
+    ajv.compile(options.schema);
   } catch (cause) {
     throw new MergeError(
       "SCHEMA_LOAD",
@@ -163,125 +124,18 @@ export async function validateCloudConfig(
       { source: options.schemaFile === undefined ? undefined : { file: options.schemaFile }, cause },
     );
   }
-  const instance = toJsonValue(value);
-  const valid = validate(instance) as boolean;
-  // jsonschema reports a failed oneOf/anyOf as one error (the branches' errors are its context), as cloud-init prints.
-  const all = (validate.errors ?? []) as AjvError[];
-  const branches = all.filter((e) => e.keyword === "oneOf" || e.keyword === "anyOf");
-  const within = (error: AjvError, branch: AjvError) =>
-    error !== branch &&
-    (error.instancePath === branch.instancePath || error.instancePath.startsWith(`${branch.instancePath}/`));
-  const problems = all
-    .filter((error) => !branches.some((branch) => within(error, branch)))
-    .map((error) => ({ path: pointerPath(error.instancePath, value), message: messageOf(error) }));
-  // A deprecation seen in a branch that did not match is not one (cloud-init keeps those of the matching branch).
-  const below = (path: readonly PathKey[], at: readonly PathKey[]) =>
-    at.length <= path.length && at.every((key, i) => key === path[i]);
-  const kept = (path: readonly PathKey[]) => !problems.some((problem) => below(path, problem.path));
-  problems.sort((a, b) => comparePaths(a.path, b.path));
-  const asError =
-    (code: "SCHEMA_VALIDATION" | "SCHEMA_DEPRECATED") => (problem: { path: PathKey[]; message: string }) =>
-      new MergeError(
-        code,
-        problem.path.length === 0 ? `the configuration ${problem.message}` : problem.message,
-        {
-          path: problem.path,
-          source: options.locate?.(problem.path),
-        },
-      );
+  const uri = fullFormats.uri as (text: string) => boolean;
+  const problems = draft4Problems(options.schema, value, { repr: pyRepr, isUri: (text) => uri(text) });
+  const asError = (problem: SchemaProblem) =>
+    new MergeError(
+      problem.deprecation ? "SCHEMA_DEPRECATED" : "SCHEMA_VALIDATION",
+      problem.path.length === 0 ? `the configuration ${problem.message}` : problem.message,
+      { path: problem.path, source: options.locate?.(problem.path) },
+    );
+  const errors = problems.filter((problem) => !problem.deprecation);
   return {
-    valid,
-    errors: problems.map(asError("SCHEMA_VALIDATION")),
-    deprecations: dedupe(deprecated.filter((item) => kept(item.path))).map(asError("SCHEMA_DEPRECATED")),
+    valid: errors.length === 0,
+    errors: errors.map(asError),
+    deprecations: problems.filter((problem) => problem.deprecation).map(asError),
   };
-}
-
-function dedupe(items: { path: PathKey[]; message: string }[]): { path: PathKey[]; message: string }[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = `${JSON.stringify(item.path)}\0${item.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-interface AjvError {
-  readonly instancePath: string;
-  readonly schemaPath: string;
-  readonly keyword: string;
-  readonly message?: string;
-  readonly params: Record<string, unknown>;
-}
-
-/** A message in the words of Python's jsonschema where the two differ only in form. */
-function messageOf(error: AjvError): string {
-  const params = error.params;
-  switch (error.keyword) {
-    case "additionalProperties":
-      return `Additional properties are not allowed (${JSON.stringify(params.additionalProperty)} was unexpected)`;
-    case "required":
-      return `${JSON.stringify(params.missingProperty)} is a required property`;
-    case "type":
-      return `is not of type ${JSON.stringify(params.type)}`;
-    case "enum":
-      return `is not one of ${JSON.stringify(params.allowedValues)}`;
-    case "oneOf":
-      return params.passingSchemas === null || params.passingSchemas === undefined
-        ? "is not valid under any of the given schemas"
-        : "is valid under more than one of the given schemas";
-    case "anyOf":
-      return "is not valid under any of the given schemas";
-    default:
-      return error.message ?? error.keyword;
-  }
-}
-
-/**
- * `/a/0/b~1c` → `["a", 0, "b/c"]`, read against the configuration: a step into a list is an index, a step into a
- * mapping is the key of that name (which may be an int or other typed key of a `PyDict`).
- */
-function pointerPath(pointer: string, root: unknown): PathKey[] {
-  if (pointer === "") return [];
-  const out: PathKey[] = [];
-  let node = root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const step = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (Array.isArray(node)) {
-      out.push(Number(step));
-      node = node[Number(step)];
-    } else if (isMapping(node)) {
-      const key = (mappingKeys(node) as PathKey[]).find((k) => String(k) === step) ?? step;
-      out.push(key);
-      node = getItem(node, key as string);
-    } else {
-      out.push(step);
-      node = undefined;
-    }
-  }
-  return out;
-}
-
-function comparePaths(a: readonly PathKey[], b: readonly PathKey[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const x = String(a[i]);
-    const y = String(b[i]);
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return a.length - b.length;
-}
-
-/** The configuration as JSON Schema sees it: mappings as objects, whole floats as numbers, bytes as strings. */
-function toJsonValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toJsonValue);
-  if (isMapping(value)) {
-    const out: Record<string, unknown> = {};
-    for (const key of mappingKeys(value))
-      setKey(out, String(key), toJsonValue(getItem(value, key as string)));
-    return out;
-  }
-  if (isPyFloat(value)) return numberValue(value);
-  if (typeof value === "bigint") return Number(value);
-  if (value instanceof Uint8Array) return Buffer.from(value).toString("latin1");
-  return value;
 }
