@@ -28,6 +28,7 @@ import {
 import { saltYaml } from "./checks.js";
 import { entryName, loadMasterConfig, stackEntryConfig } from "./master-config.js";
 import { createMysqlSource } from "./mysql-source.js";
+import { pillarMerging } from "./pillar-merging.js";
 import { renderResult } from "./result.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput, ParsedValues } from "./table.js";
@@ -370,12 +371,14 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
   const { hosts, problems } = await readMinions(values.minions as string, io);
   if (problems.length > 0) return reportProblems(io, problems);
   const config = await loadMasterConfig(file, io);
+  const merging = pillarMerging(config, (message) => warn(io, message));
   const baseDir = dirname(resolve(io.cwd, file));
   const { mergeExtPillar } = await import("@merge/source-mysql");
   // Every step computes in the exact model, as `merge pillar --minion-id` does, so a host's file is what that prints.
   const steps: ((host: MinionHost, pillar: PyDict, warnings: string[]) => Promise<PyDict>)[] = [];
   const closers: (() => Promise<void>)[] = [];
   for (const entry of config.entries) {
+    if (merging.excluded(entry)) continue;
     if (entry.type === "stack") {
       const { createStackLoader } = await import("@merge/source-stack");
       const loader = createStackLoader({
@@ -409,8 +412,11 @@ export async function executePillarBatch({ values, io }: CommandInput): Promise<
       title: (host) => `merge pillar --config ${file} --minion-id ${host.id}`,
       render: async (host) => {
         const warnings: string[] = [];
-        let pillar = host.pillar instanceof PyDict ? host.pillar : mergeExtPillar(new PyDict(), host.pillar);
-        for (const step of steps) pillar = mergeExtPillar(pillar, await step(host, pillar, warnings));
+        const top = host.pillar instanceof PyDict ? host.pillar : mergeExtPillar(new PyDict(), host.pillar);
+        // With ext_pillar_first the external pillars start from nothing and the host's pillar goes over them last.
+        let pillar = merging.extPillarFirst ? new PyDict() : top;
+        for (const step of steps) pillar = merging.merge(pillar, await step(host, pillar, warnings));
+        if (merging.extPillarFirst) pillar = merging.merge(pillar, top);
         return { data: pillar, warnings };
       },
     });

@@ -13,6 +13,7 @@ import {
   warn,
 } from "./common.js";
 import { entryName, loadMasterConfig, stackEntryConfig } from "./master-config.js";
+import { pillarMerging } from "./pillar-merging.js";
 import { fetchMysqlEntry } from "./mysql-source.js";
 import { exactMappingFile } from "./stack.js";
 import type { CommandInput } from "./table.js";
@@ -20,8 +21,9 @@ import { saltYaml } from "./checks.js";
 
 /**
  * `merge pillar`: the `ext_pillar:` list of a master configuration, run in order the way Salt compiles a minion's
- * pillar: each entry sees the pillar compiled so far and its result is merged in with Salt's default strategy
- * (mappings recursively, everything else replaced). `stack` and `mysql` entries are supported.
+ * pillar: each entry sees the pillar compiled so far and its result is merged in as the file's merging options say
+ * (`pillar_source_merging_strategy`, `pillar_merge_lists`, `ext_pillar_first`, `exclude_ext_pillar`; by default
+ * mappings recursively, everything else replaced). `stack` and `mysql` entries are supported.
  */
 export async function execute({ values, positionals, io }: CommandInput): Promise<number> {
   if (values.minions !== undefined) {
@@ -33,6 +35,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   const minionId = requiredString(values, "minion-id", "pillar");
   const grains = ((await exactMappingFile(values, "grains", io)) as Dict | undefined) ?? {};
   const config = await loadMasterConfig(file, io);
+  const merging = pillarMerging(config, (message) => warn(io, message));
   // Relative stack paths in the master file are read from the master file's directory.
   const baseDir = dirname(resolve(io.cwd, file));
 
@@ -44,13 +47,16 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   // Salt's pillar, in the exact model: the stack loader is given it (and the grains) as read, computes in it and
   // returns it. It starts from --pillar, the pillar Salt compiles from pillar_roots before the external pillars.
   const compiled = (await exactMappingFile(values, "pillar", io)) as Mapping | undefined;
-  let pillar: PyDict = new PyDict();
+  let top: PyDict = new PyDict();
   if (compiled !== undefined) {
     mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
-    pillar = compiled instanceof PyDict ? compiled : mergeExtPillar(pillar, compiled);
+    top = compiled instanceof PyDict ? compiled : mergeExtPillar(top, compiled);
   }
+  // With ext_pillar_first the external pillars start from nothing and the pillar_roots pillar goes over them last.
+  let pillar: PyDict = merging.extPillarFirst ? new PyDict() : top;
 
   for (const entry of config.entries) {
+    if (merging.excluded(entry)) continue;
     if (entry.type === "stack") {
       const { loadStack } = await import("@merge/source-stack");
       const loaderOptions: Parameters<typeof loadStack>[0] = {
@@ -88,10 +94,8 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
           documents[before + index] = located(relative(io.cwd, absolute), absolute, merged[before + index]);
         });
       }
-      mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
-      pillar = mergeExtPillar(pillar, result.data);
+      pillar = merging.merge(pillar, result.data);
     } else if (entry.type === "mysql") {
-      mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
       const fetched = await fetchMysqlEntry(values, config, entry, minionId, recorder !== undefined);
       const part = fetched.part;
       // One input per query: each takes a place in the numbering the stack entries' events use.
@@ -99,11 +103,12 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         documents[merged.length] = document;
         merged.push(document.value);
       }
-      pillar = mergeExtPillar(pillar, part);
+      pillar = merging.merge(pillar, part);
     } else {
       warn(io, `${entryName(config, entry)}: merge runs only stack and mysql external pillars; skipped`);
     }
   }
+  if (merging.extPillarFirst) pillar = merging.merge(pillar, top);
 
   return await finish(io, options, pillar, {
     title: `merge pillar --config ${file} --minion-id ${minionId}`,
