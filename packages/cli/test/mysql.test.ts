@@ -378,6 +378,27 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(bad.stderr).toMatch(/merge\.legacy_mysql_query must be true or false.*\[SQL_CONFIG\]\n$/);
   });
 
+  it("folds its entries under the master's pillar merging options, as Salt's pillar compiler does", () => {
+    const folded = join(dir, "folded.yml");
+    const run = (options: Record<string, unknown>) => {
+      writeFileSync(
+        folded,
+        JSON.stringify({
+          mysql: connection,
+          ext_pillar: [{ mysql: ["SELECT 'a', 'x', 1"] }, { mysql: ["SELECT 'a', 'y', 2"] }],
+          ...options,
+        }),
+      );
+      return merge(["mysql", "--config", folded, "--minion-id", "web01", "-f", "json"]);
+    };
+    expect(JSON.parse(run({}).stdout)).toEqual({ a: { x: 1, y: 2 } });
+    // overwrite replaces a top-level key the pillar so far shares; list keeps only the keys it had ({} to start).
+    expect(JSON.parse(run({ pillar_source_merging_strategy: "overwrite" }).stdout)).toEqual({ a: { y: 2 } });
+    expect(JSON.parse(run({ pillar_source_merging_strategy: "list" }).stdout)).toEqual({});
+    const excluded = run({ exclude_ext_pillar: ["mysql"] });
+    expect(excluded.stderr).toContain("ext_pillar has no mysql entries");
+  });
+
   it("reports a query named pillar as SQL_RESERVED_NAME", () => {
     const reserved = join(dir, "reserved.yml");
     writeFileSync(
