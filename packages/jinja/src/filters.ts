@@ -22,7 +22,7 @@ import { titleFilter } from "./opaque-filters.js";
 import { pyPercent } from "./pyformat.js";
 import { pyCompare, pyIn, pyLess, pyMod, textOf } from "./operators.js";
 import { pySorted } from "./pysort.js";
-import { pyGetattr, pyIter } from "./runtime.js";
+import { missProblem, pyGetattr, pyIter } from "./runtime.js";
 import {
   DictView,
   GroupTuple,
@@ -98,6 +98,56 @@ function attrGetter(attribute: unknown, def?: unknown): (v: unknown) => unknown 
     }
     return cur;
   };
+}
+
+/**
+ * What Jinja's `make_attrgetter` gives `sort` and `groupby` for an item that lacks the attribute: an Undefined that
+ * remembers the lookup. Such keys are equal to each other; ordering one raises its lookup's message
+ * (`'str object' has no attribute 'uid'`), as comparing an Undefined does in Jinja.
+ */
+class MissedKey {
+  constructor(readonly problem: TemplateProblem) {}
+}
+
+/** `attrGetter` for sorting: a miss is a `MissedKey`, and a lookup on one raises its message, as in Jinja. */
+function sortAttrGetter(attribute: unknown, def?: unknown): (v: unknown) => unknown {
+  if (attribute === undefined || attribute === null) return (v) => v;
+  const parts =
+    typeof attribute === "number"
+      ? [attribute]
+      : String(attribute)
+          .split(".")
+          .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  return (v) => {
+    let cur: unknown = v;
+    for (const p of parts) {
+      if (cur instanceof MissedKey) throw cur.problem;
+      const next = itemOrAttr(cur, p);
+      cur = next === undefined ? new MissedKey(missProblem(cur, p)) : next;
+      if (cur instanceof MissedKey && def !== undefined && def !== null) cur = def;
+    }
+    return cur;
+  };
+}
+
+function keyEq(a: unknown, b: unknown): boolean {
+  if (a instanceof MissedKey || b instanceof MissedKey)
+    return a instanceof MissedKey && b instanceof MissedKey;
+  return pyEq(a, b);
+}
+
+/** Python's `<` on sort keys, a missed key raising its lookup's message. */
+function keyLess(a: unknown, b: unknown): boolean {
+  if (a instanceof MissedKey) throw a.problem;
+  if (b instanceof MissedKey) throw b.problem;
+  return pyLess(a, b);
+}
+
+/** Python's `<` on the lists `sort` makes its keys: item by item, `==` first, then `keyLess`. */
+function keyListLess(a: readonly unknown[], b: readonly unknown[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (!keyEq(a[i], b[i])) return keyLess(a[i], b[i]);
+  return a.length < b.length;
 }
 
 function sortKey(v: unknown, caseSensitive: boolean): unknown {
@@ -186,16 +236,16 @@ function sortFilter(value: unknown, ...args: unknown[]): unknown[] {
   // `attribute='a,b'` sorts by several attributes (Jinja's make_multi_attrgetter): the key is their list.
   const getters =
     typeof attribute === "string" && attribute.includes(",")
-      ? attribute.split(",").map((a) => attrGetter(a))
+      ? attribute.split(",").map((a) => sortAttrGetter(a))
       : undefined;
-  const get = attrGetter(attribute);
+  const get = sortAttrGetter(attribute);
   // The key is a list even for one attribute, as Jinja makes it: lists compare item by item with `==` first, so
   // items whose attribute is undefined everywhere keep their order (Undefined equals Undefined).
   const key =
     getters === undefined
       ? (item: unknown) => [sortKey(get(item), cs)]
       : (item: unknown) => getters.map((g) => sortKey(g(item), cs));
-  return pySorted(list(value), key, pyLess, pyBool(reverse));
+  return pySorted(list(value), key, keyListLess, pyBool(reverse));
 }
 
 function testFn(self: FilterThis, args: unknown[]): (v: unknown) => boolean {
@@ -777,19 +827,20 @@ export function jinjaFilters(): Record<string, Filter> {
         1,
         "sync_do_groupby",
       );
-      const get = attrGetter(attribute, def);
+      const get = sortAttrGetter(attribute, def);
       const cs = pyBool(caseSensitive);
       const keyOf = (item: unknown) => sortKey(get(item), cs);
       // Sorted by the key, then grouped by `==` (itertools.groupby); the group's name is the first item's value.
-      const items = pySorted(list(v), keyOf, pyLess);
+      const items = pySorted(list(v), keyOf, keyLess);
       const out: GroupTuple[] = [];
       let lastKey: unknown;
       for (const item of items) {
         const key = keyOf(item);
         const last = out[out.length - 1];
-        if (last !== undefined && pyEq(lastKey, key)) (last[1] as unknown[]).push(item);
+        if (last !== undefined && keyEq(lastKey, key)) (last[1] as unknown[]).push(item);
         else {
-          out.push(GroupTuple.make(cs ? key : get(item), [item]));
+          const grouper = cs ? key : get(item);
+          out.push(GroupTuple.make(grouper instanceof MissedKey ? undefined : grouper, [item]));
           lastKey = key;
         }
       }

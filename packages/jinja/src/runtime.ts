@@ -269,7 +269,7 @@ function undefinedAt(desc: string, state: MissState | undefined): TemplateProble
 }
 
 /** Jinja's error for looking `name` up on `obj` (which has no such attribute) and calling or using it. */
-function missProblem(obj: unknown, name: unknown): TemplateProblem {
+export function missProblem(obj: unknown, name: unknown): TemplateProblem {
   return new TemplateProblem(missMessage(obj, name, objectTypeRepr, pyRepr));
 }
 

@@ -90,6 +90,32 @@ describe("using an undefined value", () => {
     expect(render("{{ pillar.x is defined }} {{ pillar.l[7] is undefined }}")).toBe("False True");
   });
 
+  it("orders the items sort and groupby found no attribute on as Jinja does: only comparing one fails", () => {
+    // Recorded with Jinja 3.1.2: the attribute getter's Undefined remembers the item and the name it looked up.
+    expect(messageOf("{{ ['a', 'b'] | groupby('uid') | map(attribute='list') | list }}")).toBe(
+      "'str object' has no attribute 'uid'",
+    );
+    expect(messageOf("{{ [{'uid': 1}, 'x'] | sort(attribute='uid') }}")).toBe(
+      "'str object' has no attribute 'uid'",
+    );
+    expect(messageOf("{{ ['x', {'uid': 1}] | sort(attribute='uid') }}")).toBe(
+      "'str object' has no attribute 'uid'",
+    );
+    expect(messageOf("{{ [[1], []] | sort(attribute='0') }}")).toBe("list object has no element 0");
+    expect(messageOf("{{ [none, {'uid': 1}] | groupby('uid') | map(attribute='grouper') | list }}")).toBe(
+      "'None' has no attribute 'uid'",
+    );
+    // A lookup on an item's missing attribute fails at once; keys missing everywhere are equal and keep the order.
+    expect(messageOf("{{ [{'u': {'v': 1}}, {'w': 1}] | sort(attribute='u.v') }}")).toBe(
+      "'dict object' has no attribute 'u'",
+    );
+    expect(render("{{ [{'a': 1}, {'b': 2}] | sort(attribute='uid') }}")).toBe("[{'a': 1}, {'b': 2}]");
+    expect(render("{{ ['a'] | groupby('uid') | map(attribute='list') | list }}")).toBe("[['a']]");
+    expect(render("{{ ['a', 'b'] | groupby('uid', default='z') | map(attribute='grouper') | list }}")).toBe(
+      "['z']",
+    );
+  });
+
   it("finds the lookup among the latest ones when others came between (both operands of one expression)", () => {
     expect(messageOf("{{ pillar.x[pillar.y] }}")).toBe("'dict object' has no attribute 'x'");
   });
