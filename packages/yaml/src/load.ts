@@ -1,8 +1,9 @@
 import type { CST, Node, Parser, YAMLError } from "yaml";
 import { yamlLibrary } from "#yaml-library";
 import { yamlError, type YamlErrorCode } from "./errors.js";
-import { keyIdentity } from "@merge/core";
+import { isMergeError, keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
+import { firstProblem } from "./mark-parser.js";
 import { LineIndex } from "./nodes.js";
 import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
@@ -867,8 +868,14 @@ function firstContent(tokens: readonly CST.Token[]): number {
   );
 }
 
-function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared {
-  const file = options.filename;
+/** The text as the scanner reads it: decoded, without a byte-order mark, every line break a `\n` (same length). */
+interface Readable {
+  readonly text: string;
+  readonly original: string;
+  readonly separators: boolean;
+}
+
+function readable(input: string | Uint8Array, file: string | undefined): Readable {
   let text = decode(input, file);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const original = text;
@@ -879,10 +886,10 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
   if (separators) text = text.replace(YAML11_BREAKS_ALL, "\n");
   // A carriage return alone also ends a line (old Mac files); the parser only knows it before a line feed.
   if (text.includes("\r")) text = text.replace(LONE_CR, "\n");
-  const lines = new LineIndex();
   const bad = NON_PRINTABLE.exec(text);
   if (bad !== null) {
     const code = bad[0].codePointAt(0)!.toString(16).padStart(4, "0");
+    const lines = new LineIndex();
     lines.addNewLine(0);
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.addNewLine(i + 1);
     throw yamlError(
@@ -892,6 +899,13 @@ function prepare(input: string | Uint8Array, options: LoadYamlOptions): Prepared
       mark(lines, bad.index),
     );
   }
+  return { text, original, separators };
+}
+
+function prepare(source: Readable, options: LoadYamlOptions): Prepared {
+  const file = options.filename;
+  const { text, original, separators } = source;
+  const lines = new LineIndex();
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const fast = fastParse(text, maxDepth);
   // The fast path knows an upper bound of the nesting the lexical check measures: only a text that might exceed
@@ -1030,7 +1044,19 @@ function loadSingle(
   options: LoadYamlOptions,
   track: boolean,
 ): { value: unknown; pos: BuiltPosition | undefined } {
-  const prepared = prepare(input, options);
+  const source = readable(input, options.filename);
+  try {
+    return loadPrepared(prepare(source, options), options, track);
+  } catch (error) {
+    throw atPyyamlMark(error, source.text, options, true);
+  }
+}
+
+function loadPrepared(
+  prepared: Prepared,
+  options: LoadYamlOptions,
+  track: boolean,
+): { value: unknown; pos: BuiltPosition | undefined } {
   const [first, second] = prepared.docs;
   if (first === undefined) return { value: null, pos: undefined };
   syntaxError(first, prepared, options.filename);
@@ -1047,8 +1073,35 @@ function loadSingle(
 
 /** Reads every document of a stream (`yaml.safe_load_all`); an empty stream gives `[]`. */
 export function loadYamlAll(input: string | Uint8Array, options: LoadYamlOptions = {}): unknown[] {
-  const prepared = prepare(input, options);
-  return prepared.docs.map((doc) => constructDocument(doc, prepared, options, false).value);
+  const source = readable(input, options.filename);
+  try {
+    const prepared = prepare(source, options);
+    return prepared.docs.map((doc) => constructDocument(doc, prepared, options, false).value);
+  } catch (error) {
+    throw atPyyamlMark(error, source.text, options, false);
+  }
+}
+
+/**
+ * A syntax error is reported where PyYAML (Salt: libyaml) reports it. The `yaml` package notices a problem where
+ * its own grammar fails, often at the start of a key whose `:` PyYAML refuses, or at the end of what it read; the
+ * re-reading in mark-parser.ts finds PyYAML's first problem and its `problem_mark`. Only the position moves (the
+ * code and message stay ours); when that re-reading meets no problem, ours is kept.
+ */
+function atPyyamlMark(error: unknown, text: string, options: LoadYamlOptions, single: boolean): unknown {
+  if (!isMergeError(error) || error.code !== "YAML_PARSE" || error.source?.line === undefined) return error;
+  let problem: ReturnType<typeof firstProblem>;
+  try {
+    problem = firstProblem(text, { libyaml: options.flavor === "salt", single });
+  } catch {
+    // The re-reading only moves a position: should it fail itself, the error keeps the parser's position.
+    return error;
+  }
+  if (problem !== undefined) {
+    const at = problem.mark;
+    error.source = { ...error.source, line: at.line + 1, column: at.column + 1, offset: at.offset };
+  }
+  return error;
 }
 
 /** `loadYaml` plus the line and column of every key and item, for provenance (`file:line`). */

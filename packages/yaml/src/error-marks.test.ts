@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { catchMergeError as fails } from "../../../test-kit/errors.js";
+import { loadYaml, loadYamlAll } from "./load.js";
+import type { YamlFlavor } from "./scalars.js";
+
+// Where a refused text is reported: the line and column PyYAML's SafeLoader (`pyyaml`) and Salt's loader on libyaml
+// (`salt`) print as the problem mark, recorded by running them (PyYAML 6.0, libyaml 0.2.5).
+const at = (text: string, flavor: YamlFlavor) => {
+  const { line, column } = fails(() => loadYaml(text, { flavor, filename: "t.sls" })).source ?? {};
+  return `${line}:${column}`;
+};
+const both = (text: string) => [at(text, "pyyaml"), at(text, "salt")];
+
+describe("error positions: PyYAML's problem mark", () => {
+  it("marks the `:` that cannot start a value, not the start of the key that ran over a line", () => {
+    // A plain scalar continued onto the next line cannot be a key: the `:` on the second line is refused there.
+    expect(both("banner: Hello\n  world: x\n")).toEqual(["2:8", "2:8"]);
+    expect(both("key: value: other\n")).toEqual(["1:11", "1:11"]);
+  });
+
+  it("marks where a required simple key went stale: the start of the line after it", () => {
+    expect(both("a: b\nc\nd: e\n")).toEqual(["3:1", "3:1"]);
+    expect(both("title: yes...\nweb\nport: 80\n")).toEqual(["3:1", "3:1"]);
+  });
+
+  it("marks the token a collection did not expect", () => {
+    expect(both("a: [1, 2\nb: 3\n")).toEqual(["2:2", "2:2"]);
+    expect(both("- a\nb: c\n")).toEqual(["2:1", "2:1"]);
+    expect(both("a:\n  b: 1\n c: 2\n")).toEqual(["3:2", "3:2"]);
+  });
+
+  it("puts the end of a stream without a final line break where each reader does", () => {
+    // libyaml moves the end of the stream to the start of a new line; PyYAML leaves it after the last character.
+    expect(both("a: [1, 2")).toEqual(["1:9", "2:1"]);
+  });
+
+  it("reports the first problem in reading order: an undefined alias before a later syntax error", () => {
+    expect(both("a: *x\nb: [\n")).toEqual(["1:4", "1:4"]);
+    expect(both("a: &x 1\nb: &x 2\nc: [\n")).toEqual(["2:4", "2:4"]);
+  });
+
+  it("marks a second document at its first token, and errors inside it only when met first", () => {
+    expect(both("a: 1\n---\nb: 2\n")).toEqual(["2:1", "2:1"]);
+    expect(both("a: 1\n...\n%YAML 1.1\n---\nb: [\n")).toEqual(["3:1", "3:1"]);
+    // Every document of the stream is read by loadYamlAll, so the error is inside the second one.
+    const all = fails(() => loadYamlAll("a: 1\n---\nb: c: d\n", { flavor: "pyyaml" })).source;
+    expect(all).toMatchObject({ line: 3, column: 5 });
+  });
+
+  it("follows libyaml's own marks where they differ from PyYAML's", () => {
+    // An unknown escape: libyaml marks the backslash, PyYAML the character after it.
+    expect(both('a: "\\q"\n')).toEqual(["1:6", "1:5"]);
+    // A document marker inside a quoted scalar, a tab before a block entry.
+    expect(both('a: "x\n---\ny"\n')).toEqual(["2:1", "2:1"]);
+    expect(both("- a\n\t- b\n")).toEqual(["2:1", "2:1"]);
+  });
+});
