@@ -1,6 +1,6 @@
 import { isMergeError, keyIdentity, PyDict, setKey } from "@merge/core";
 import type { Alias, Node, Scalar, YAMLMap, YAMLSeq } from "yaml";
-import { yamlError, type YamlErrorCode } from "./errors.js";
+import { type YamlMark, yamlError, type YamlErrorCode } from "./errors.js";
 import { YamlFloat } from "./float.js";
 import { foldPlain, foldQuoted, readBlockScalar } from "./fold.js";
 import { keyEquality, keyText } from "./keys.js";
@@ -52,6 +52,8 @@ export interface ConstructorOptions {
   readonly text: string;
   /** Scalars whose value is read again from the original text, or undefined when there are none. */
   readonly reread: Reread | undefined;
+  /** Where PyYAML's node starts (`node.start_mark`), for an error about it; undefined when not known. */
+  readonly markOf?: (node: object) => YamlMark | undefined;
   /**
    * Build collections in PyYAML's order (see `firstErrorAsPyyaml`): only to find which error PyYAML meets first;
    * the values built this way are not complete.
@@ -166,6 +168,9 @@ export class YamlConstructor {
   }
 
   private fail(code: YamlErrorCode, message: string, node: AnyNode, cause?: unknown): never {
+    // PyYAML marks a construction error at the start of the node it names, properties included.
+    const start = node === null || node === undefined ? undefined : this.o.markOf?.(node);
+    if (start !== undefined) throw yamlError(code, message, this.o.file, start, cause);
     let offset = node?.range?.[0];
     // PyYAML marks a tag problem at the node's start, which is its tag: look back on the line for it.
     if (code === "YAML_TAG" && offset !== undefined && node?.tag !== undefined)

@@ -55,3 +55,27 @@ describe("error positions: PyYAML's problem mark", () => {
     expect(both("- a\n\t- b\n")).toEqual(["2:1", "2:1"]);
   });
 });
+
+describe("error positions: the node a construction error names", () => {
+  it("marks where PyYAML's node starts: its first property, or its first key", () => {
+    expect(both("!!set {a: 1}: v\n")).toEqual(["1:1", "1:1"]);
+    expect(both("network:\n  ? eth0:\n      proto: static\n")).toEqual(["2:5", "2:5"]);
+    expect(both("a: 1\nb:\n  <<: &x [1]\n")).toEqual(["3:11", "3:11"]);
+    expect(both("k: &a !foo x\n")).toEqual(["1:4", "1:4"]);
+  });
+
+  it("marks an empty merge value right after its `:`, where PyYAML makes the empty scalar", () => {
+    expect(at("<<: \t\t", "salt")).toBe("1:4");
+  });
+
+  it("reports the syntax or anchor problem PyYAML meets while composing, before any construction error", () => {
+    // PyYAML composes the whole document before it builds a value: the undefined alias on line 3 is met before
+    // the sequence used as a key on line 1 is refused.
+    const error = fails(() => loadYaml("? [complex, key]\n: value\nm: *roles\n", { flavor: "salt" }));
+    expect(error.code).toBe("YAML_PARSE");
+    expect(error.source).toMatchObject({ line: 3, column: 4 });
+    // The repeated anchor on line 3 before the unknown tag on line 1.
+    const anchor = fails(() => loadYaml("a: !foo x\nb: &x 1\nc: &x 2\n", { flavor: "pyyaml" }));
+    expect([anchor.code, anchor.source?.line, anchor.source?.column]).toEqual(["YAML_PARSE", 3, 4]);
+  });
+});

@@ -1,9 +1,11 @@
 import type { CST, Node, Parser, YAMLError } from "yaml";
 import { yamlLibrary } from "#yaml-library";
-import { yamlError, type YamlErrorCode } from "./errors.js";
+import { type YamlMark, yamlError, type YamlErrorCode } from "./errors.js";
 import { isMergeError, keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
-import { firstProblem } from "./mark-parser.js";
+import { firstProblem, nodeStarts } from "./mark-parser.js";
+import type { ScanMark } from "./mark-scanner.js";
+import { nodeNumber } from "./node-marks.js";
 import { LineIndex } from "./nodes.js";
 import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
@@ -1012,8 +1014,19 @@ function constructDocument(
   prepared: Prepared,
   options: LoadYamlOptions,
   track: boolean,
+  index: number,
 ): { value: unknown; pos: BuiltPosition | undefined } {
   syntaxError(doc, prepared, options.filename);
+  // Read only once a construction error is thrown: PyYAML's node starts, found by reading the text again.
+  let starts: ScanMark[] | undefined | null = null;
+  const markOf = (node: object): YamlMark | undefined => {
+    const { number, count } = nodeNumber(doc.contents, node);
+    if (number === undefined) return undefined;
+    if (starts === null) starts = nodeStarts(prepared.text, options.flavor === "salt", index);
+    // The same count of nodes on both sides, or the trees are not the same and nothing is said.
+    const at = starts?.length === count ? starts[number] : undefined;
+    return at === undefined ? undefined : { line: at.line + 1, column: at.column + 1, offset: at.offset };
+  };
   const ctor = new YamlConstructor({
     flavor: options.flavor ?? "pyyaml",
     file: options.filename,
@@ -1027,6 +1040,7 @@ function constructDocument(
     openEnd: /[\n\r]$/.test(prepared.text) ? undefined : prepared.text.length,
     text: prepared.text,
     reread: prepared.reread,
+    markOf,
   });
   return ctor.document(doc.contents);
 }
@@ -1068,7 +1082,7 @@ function loadPrepared(
       mark(prepared.lines, second.range[0]),
     );
   }
-  return constructDocument(first, prepared, options, track);
+  return constructDocument(first, prepared, options, track, 0);
 }
 
 /** Reads every document of a stream (`yaml.safe_load_all`); an empty stream gives `[]`. */
@@ -1076,7 +1090,7 @@ export function loadYamlAll(input: string | Uint8Array, options: LoadYamlOptions
   const source = readable(input, options.filename);
   try {
     const prepared = prepare(source, options);
-    return prepared.docs.map((doc) => constructDocument(doc, prepared, options, false).value);
+    return prepared.docs.map((doc, index) => constructDocument(doc, prepared, options, false, index).value);
   } catch (error) {
     throw atPyyamlMark(error, source.text, options, false);
   }
@@ -1085,24 +1099,30 @@ export function loadYamlAll(input: string | Uint8Array, options: LoadYamlOptions
 /**
  * A syntax error is reported where PyYAML (Salt: libyaml) reports it. The `yaml` package notices a problem where
  * its own grammar fails, often at the start of a key whose `:` PyYAML refuses, or at the end of what it read; the
- * re-reading in mark-parser.ts finds PyYAML's first problem and its `problem_mark`. Only the position moves (the
- * code and message stay ours); when that re-reading meets no problem, ours is kept.
+ * re-reading in mark-parser.ts finds PyYAML's first problem and its `problem_mark`, and the error moves there (code
+ * and message stay ours). A construction error (a bad key, tag or repeated key) met while PyYAML would already
+ * have stopped on a syntax or anchor problem, as PyYAML composes the whole document before it constructs, becomes
+ * that `YAML_PARSE` error. When the re-reading meets no problem, the error is left as it is.
  */
 function atPyyamlMark(error: unknown, text: string, options: LoadYamlOptions, single: boolean): unknown {
-  if (!isMergeError(error) || error.code !== "YAML_PARSE" || error.source?.line === undefined) return error;
+  if (!isMergeError(error) || !REMARKED.has(error.code) || error.source?.line === undefined) return error;
   let problem: ReturnType<typeof firstProblem>;
   try {
     problem = firstProblem(text, { libyaml: options.flavor === "salt", single });
   } catch {
-    // The re-reading only moves a position: should it fail itself, the error keeps the parser's position.
+    // The re-reading only places an error: should it fail itself, the error stays as the loader made it.
     return error;
   }
-  if (problem !== undefined) {
-    const at = problem.mark;
-    error.source = { ...error.source, line: at.line + 1, column: at.column + 1, offset: at.offset };
-  }
+  if (problem === undefined) return error;
+  const at = { line: problem.mark.line + 1, column: problem.mark.column + 1, offset: problem.mark.offset };
+  if (error.code !== "YAML_PARSE")
+    return yamlError("YAML_PARSE", problem.problem, options.filename, at, error);
+  error.source = { ...error.source, ...at };
   return error;
 }
+
+/** The errors PyYAML may meet later than a syntax problem: syntax errors, then construction errors. */
+const REMARKED = new Set(["YAML_PARSE", "YAML_KEY", "YAML_TAG", "YAML_DUPLICATE_KEY"]);
 
 /** `loadYaml` plus the line and column of every key and item, for provenance (`file:line`). */
 export function loadYamlWithPositions(

@@ -429,16 +429,14 @@ export function firstProblem(
           break;
         case "alias":
           if (!anchors.has(event.anchor!))
-            return new MarkedProblem(
-              options.libyaml ? "found undefined alias" : `found undefined alias '${event.anchor}'`,
-              event.start,
-            );
+            return new MarkedProblem(`found undefined alias '${event.anchor}'`, event.start);
           break;
         case "scalar":
         case "sequence-start":
         case "mapping-start":
           if (event.anchor !== undefined) {
-            if (anchors.has(event.anchor)) return new MarkedProblem("second occurrence", event.start);
+            if (anchors.has(event.anchor))
+              return new MarkedProblem(`found duplicate anchor '${event.anchor}'`, event.start);
             anchors.add(event.anchor);
           }
           break;
@@ -448,6 +446,35 @@ export function firstProblem(
     }
   } catch (error) {
     if (error instanceof MarkedProblem) return error;
+    throw error;
+  }
+  return undefined;
+}
+
+/**
+ * Where PyYAML's nodes of document `index` start (`node.start_mark`: the first property, else the content; where an
+ * empty scalar is made, the mark PyYAML gives it), in composing order; undefined when the stream has a problem
+ * before that document ends.
+ */
+export function nodeStarts(text: string, libyaml: boolean, index: number): ScanMark[] | undefined {
+  const parser = new MarkParser(text, libyaml);
+  const starts: ScanMark[] = [];
+  let document = -1;
+  try {
+    for (let event = parser.next(); event !== undefined; event = parser.next()) {
+      if (event.kind === "document-start") document++;
+      else if (event.kind === "document-end" && document === index) return starts;
+      else if (
+        document === index &&
+        (event.kind === "scalar" ||
+          event.kind === "alias" ||
+          event.kind === "sequence-start" ||
+          event.kind === "mapping-start")
+      )
+        starts.push(event.start);
+    }
+  } catch (error) {
+    if (error instanceof MarkedProblem) return undefined;
     throw error;
   }
   return undefined;
