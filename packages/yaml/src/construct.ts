@@ -53,7 +53,7 @@ export interface ConstructorOptions {
   /** Scalars whose value is read again from the original text, or undefined when there are none. */
   readonly reread: Reread | undefined;
   /** Where PyYAML's node starts (`node.start_mark`), for an error about it; undefined when not known. */
-  readonly markOf?: (node: object) => YamlMark | undefined;
+  readonly markOf?: (node: object, emptyValue: boolean) => YamlMark | undefined;
   /**
    * Build collections in PyYAML's order (see `firstErrorAsPyyaml`): only to find which error PyYAML meets first;
    * the values built this way are not complete.
@@ -167,9 +167,21 @@ export class YamlConstructor {
     this.pendingScalar = undefined;
   }
 
-  private fail(code: YamlErrorCode, message: string, node: AnyNode, cause?: unknown): never {
+  /** `emptyValueOf`: the error is about that pair's missing value (PyYAML's empty scalar), `node` only a fallback. */
+  private fail(
+    code: YamlErrorCode,
+    message: string,
+    node: AnyNode,
+    cause?: unknown,
+    emptyValueOf?: object,
+  ): never {
     // PyYAML marks a construction error at the start of the node it names, properties included.
-    const start = node === null || node === undefined ? undefined : this.o.markOf?.(node);
+    const start =
+      emptyValueOf !== undefined
+        ? this.o.markOf?.(emptyValueOf, true)
+        : node === null || node === undefined
+          ? undefined
+          : this.o.markOf?.(node, false);
     if (start !== undefined) throw yamlError(code, message, this.o.file, start, cause);
     let offset = node?.range?.[0];
     // PyYAML marks a tag problem at the node's start, which is its tag: look back on the line for it.
@@ -469,6 +481,8 @@ export class YamlConstructor {
           "YAML_PARSE",
           `expected a mapping or list of mappings for merging, but found ${kindName(value)}`,
           value ?? key,
+          undefined,
+          pair.value === null || pair.value === undefined ? pair : undefined,
         );
       }
     }

@@ -53,6 +53,9 @@ describe("error positions: PyYAML's problem mark", () => {
     // A document marker inside a quoted scalar, a tab before a block entry.
     expect(both('a: "x\n---\ny"\n')).toEqual(["2:1", "2:1"]);
     expect(both("- a\n\t- b\n")).toEqual(["2:1", "2:1"]);
+    // libyaml ends a tag before `,`, `[` or `]` (PyYAML reads them into it), except in a verbatim `!<…>` tag.
+    expect(at("a: !!b,c x\n", "salt")).toBe("1:7");
+    expect(both("- {p: !<tag:yaml.org,2002:str> 12\n- {q: 1}\n")).toEqual(["2:3", "2:3"]);
   });
 });
 
@@ -66,6 +69,8 @@ describe("error positions: the node a construction error names", () => {
 
   it("marks an empty merge value right after its `:`, where PyYAML makes the empty scalar", () => {
     expect(at("<<: \t\t", "salt")).toBe("1:4");
+    // A `? <<` without a value: the empty scalar is placed at the token after it (the next `?`).
+    expect(both("a: 1\n? <<\n? <<\n: {q: 1}\n")).toEqual(["3:1", "3:1"]);
   });
 
   it("reports the syntax or anchor problem PyYAML meets while composing, before any construction error", () => {

@@ -1019,8 +1019,8 @@ function constructDocument(
   syntaxError(doc, prepared, options.filename);
   // Read only once a construction error is thrown: PyYAML's node starts, found by reading the text again.
   let starts: ScanMark[] | undefined | null = null;
-  const markOf = (node: object): YamlMark | undefined => {
-    const { number, count } = nodeNumber(doc.contents, node);
+  const markOf = (node: object, emptyValue: boolean): YamlMark | undefined => {
+    const { number, count } = nodeNumber(doc.contents, node, emptyValue);
     if (number === undefined) return undefined;
     if (starts === null) starts = nodeStarts(prepared.text, options.flavor === "salt", index);
     // The same count of nodes on both sides, or the trees are not the same and nothing is said.

@@ -485,7 +485,7 @@ export class MarkScanner {
     let handle: string | undefined;
     if (this.ch(1) === "<") {
       this.forward(2);
-      this.scanUri("tag");
+      this.scanUri("verbatim");
       if (this.ch() !== ">") this.fail("did not find the expected '>'");
       this.forward();
     } else {
@@ -529,11 +529,12 @@ export class MarkScanner {
   }
 
   /** URI characters and `%XX` escapes; at least one (or a non-empty head already read, for libyaml). */
-  private scanUri(context: "tag" | "directive", head = 0): void {
+  private scanUri(context: "tag" | "verbatim" | "directive", head = 0): void {
     let count = 0;
     for (;;) {
       const c = this.ch();
-      const flowStop = this.libyaml && context === "tag" && this.flowLevel > 0 && ",[]".includes(c);
+      // libyaml ends a tag (not a verbatim one, nor a directive's prefix) before `,`, `[` and `]`.
+      const flowStop = this.libyaml && context === "tag" && ",[]".includes(c);
       if (c === "" || !(isWordChar(c) || URI_CHARS.includes(c)) || flowStop) break;
       if (c === "%") {
         this.forward();

@@ -7,13 +7,19 @@ import { isAlias, isMap, isSeq } from "./nodes.js";
  * counts as the empty scalar PyYAML makes for it; a pair written as a flow sequence's item (`[a: 1]`) as the
  * single-pair mapping PyYAML reads it as. An alias is one node (its anchor's node is counted where it is written).
  */
-export function nodeNumber(root: unknown, target: object): { number: number | undefined; count: number } {
+export function nodeNumber(
+  root: unknown,
+  target: object,
+  emptyValue = false,
+): { number: number | undefined; count: number } {
   let count = 0;
   let number: number | undefined;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (node === target && number === undefined) number = count;
+    // `emptyValue`: the target is the pair whose missing value is meant.
+    const found = emptyValue ? isEmptyOf(node) && node.emptyValueOf === target : node === target;
+    if (found && number === undefined) number = count;
     count++;
     if (isAlias(node)) continue;
     if (isMap(node)) pushPairs(stack, node.items);
@@ -35,7 +41,10 @@ interface PairLike {
 function pushPairs(stack: unknown[], pairs: readonly unknown[]): void {
   for (let i = pairs.length - 1; i >= 0; i--) {
     const pair = pairs[i] as PairLike;
-    stack.push(pair.value, pair.key);
+    stack.push(
+      pair.value === null || pair.value === undefined ? { emptyValueOf: pair } : pair.value,
+      pair.key,
+    );
   }
 }
 
@@ -45,4 +54,8 @@ function isPairItem(item: unknown): item is PairLike {
 
 function isPairMarker(node: unknown): node is { readonly pairOnly: PairLike } {
   return typeof node === "object" && node !== null && "pairOnly" in node;
+}
+
+function isEmptyOf(node: unknown): node is { readonly emptyValueOf: PairLike } {
+  return typeof node === "object" && node !== null && "emptyValueOf" in node;
 }
