@@ -32,6 +32,9 @@ describe("error positions: PyYAML's problem mark", () => {
   it("puts the end of a stream without a final line break where each reader does", () => {
     // libyaml moves the end of the stream to the start of a new line; PyYAML leaves it after the last character.
     expect(both("a: [1, 2")).toEqual(["1:9", "2:1"]);
+    // An unclosed collection opening a line of a block mapping: libyaml, past the end, still waits for the `:` of
+    // the key it would be, while PyYAML's parser refuses the `[` first.
+    expect(both("a: 1\n[x")).toEqual(["2:1", "3:1"]);
   });
 
   it("reports the first problem in reading order: an undefined alias before a later syntax error", () => {

@@ -160,7 +160,11 @@ export class MarkScanner {
   // ---- the token queue and simple keys
 
   private needMore(): boolean {
-    if (this.done) return false;
+    if (this.done) {
+      // libyaml still checks its saved keys once the stream has ended (at the end's mark, a line further down).
+      if (this.libyaml && this.queue.length > 0) this.staleKeys();
+      return false;
+    }
     if (this.queue.length === 0) return true;
     this.staleKeys();
     return this.nextKeyNumber() === this.taken;
@@ -331,7 +335,8 @@ export class MarkScanner {
     this.unwind(-1);
     this.removeKey();
     this.allowSimpleKey = false;
-    this.keys.clear();
+    // PyYAML forgets the keys saved in enclosing levels of an unclosed flow collection; libyaml keeps them.
+    if (!this.libyaml) this.keys.clear();
     const at = this.mark();
     this.queue.push({ kind: "stream-end", start: at, end: at });
     this.done = true;
