@@ -39,6 +39,8 @@ describe("error positions: PyYAML's problem mark", () => {
 
   it("reports the first problem in reading order: an undefined alias before a later syntax error", () => {
     expect(both("a: *x\nb: [\n")).toEqual(["1:4", "1:4"]);
+    // Then the message names that problem too, not the later one the yaml package met.
+    expect(fails(() => loadYaml("a: *x\nb: [\n")).message).toBe("found undefined alias 'x'");
     expect(both("a: &x 1\nb: &x 2\nc: [\n")).toEqual(["2:4", "2:4"]);
   });
 

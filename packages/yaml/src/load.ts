@@ -1117,9 +1117,16 @@ function atPyyamlMark(error: unknown, text: string, options: LoadYamlOptions, si
   const at = { line: problem.mark.line + 1, column: problem.mark.column + 1, offset: problem.mark.offset };
   if (error.code !== "YAML_PARSE")
     return yamlError("YAML_PARSE", problem.problem, options.filename, at, error);
+  // The syntax error the yaml package met lies after an anchor problem PyYAML meets first: name that problem.
+  if (problem.composing && !COMPOSING.test(error.message))
+    return yamlError("YAML_PARSE", problem.problem, options.filename, at, error);
   error.source = { ...error.source, ...at };
   return error;
 }
+
+/** Our messages for the composer's problems (see construct.ts and `loadSingle`). */
+const COMPOSING =
+  /^(found undefined alias|found duplicate anchor|found recursive alias|expected a single document)/;
 
 /** The errors PyYAML may meet later than a syntax problem: syntax errors, then construction errors. */
 const REMARKED = new Set(["YAML_PARSE", "YAML_KEY", "YAML_TAG", "YAML_DUPLICATE_KEY"]);

@@ -422,21 +422,25 @@ export function firstProblem(
         case "document-start":
           documents++;
           if (options.single && documents > 1)
-            return new MarkedProblem("but found another document", event.start);
+            return new MarkedProblem(
+              "expected a single document in the stream, but found another document",
+              event.start,
+              true,
+            );
           break;
         case "document-end":
           anchors.clear();
           break;
         case "alias":
           if (!anchors.has(event.anchor!))
-            return new MarkedProblem(`found undefined alias '${event.anchor}'`, event.start);
+            return new MarkedProblem(`found undefined alias '${event.anchor}'`, event.start, true);
           break;
         case "scalar":
         case "sequence-start":
         case "mapping-start":
           if (event.anchor !== undefined) {
             if (anchors.has(event.anchor))
-              return new MarkedProblem(`found duplicate anchor '${event.anchor}'`, event.start);
+              return new MarkedProblem(`found duplicate anchor '${event.anchor}'`, event.start, true);
             anchors.add(event.anchor);
           }
           break;

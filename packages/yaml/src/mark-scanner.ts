@@ -19,6 +19,8 @@ export class MarkedProblem {
   constructor(
     readonly problem: string,
     readonly mark: ScanMark,
+    /** True for the composer's problems (an undefined alias, a repeated anchor, a second document). */
+    readonly composing = false,
   ) {}
 }
 
