@@ -105,3 +105,36 @@ describe("undefined values in tests and filters, and their arguments", () => {
     expect(outcome(template, { pillar: new PyDict() })).toEqual(expected);
   });
 });
+
+// An undefined value used as a dict key stays Jinja's `Undefined`: every undefined key is the same key, never None's
+// (recorded with Jinja 3.1.2 and Salt's serializer extension, in the environment PillarStack builds).
+const UNDEFINED_KEYS: readonly [template: string, output: string | { error: string }][] = [
+  ["{{ {nope: 1} }}", "{Undefined: 1}"],
+  ["{{ {nope: 1, other: 2} }}", "{Undefined: 2}"],
+  ["{{ {nope: 1, none: 2} }}", "{Undefined: 1, None: 2}"],
+  ["{{ {none: 1, nope: 2} }}", "{None: 1, Undefined: 2}"],
+  ["{{ none in {nope: 1} }}", "False"],
+  ["{{ {nope: 1}.get(none) }}", "None"],
+  ["{{ {nope: 1}[other] }}", "1"],
+  ["{{ {none: 1}[nope] }}", ""],
+  ["{{ {nope: 1} == {none: 1} }}", "False"],
+  ["{{ {nope: 1}.keys()|list }}", "[Undefined]"],
+  ["{% for k in {nope: 1} %}[{{ k }}]{{ k is defined }}{% endfor %}", "[]False"],
+  ["{% set d = {nope: 1} %}{% do d.update({other: 3}) %}{{ d }}", "{Undefined: 3}"],
+  ["{{ dict.fromkeys([nope]) }}", "{Undefined: None}"],
+  ["{{ {nope: 1}|dictsort }}", "[(Undefined, 1)]"],
+  ["{{ {nope: 1}|python }}", "{Undefined: 1}"],
+  ["{{ {nope: 1}|yaml }}", "{NULL: 1}"],
+  ["{{ {nope: 1}|json }}", { error: "TypeError: keys must be str, int, float, bool or None, not Undefined" }],
+  [
+    "{{ {nope: 1}|tojson }}",
+    { error: "TypeError: keys must be str, int, float, bool or None, not Undefined" },
+  ],
+  ["{{ {nope: 1}|xml }}", { error: "TypeError: cannot serialize Undefined (type Undefined)" }],
+];
+
+describe("an undefined dict key", () => {
+  it.each(UNDEFINED_KEYS)("%s as in Jinja", (template, expected) => {
+    expect(outcome(template)).toEqual(expected);
+  });
+});

@@ -13,7 +13,7 @@ import { getItem, hasItem, isMapping, mappingKeys } from "@merge/core";
 import { TemplateProblem, typeError } from "./errors.js";
 import { isNumber } from "./numbers.js";
 import { textOf } from "./operators.js";
-import { markSafe, PyTuple, pyStr, pyTypeName } from "./pyvalues.js";
+import { markSafe, PyTuple, pyRepr, pyStr, pyTypeName } from "./pyvalues.js";
 
 interface XmlElement {
   /** The mapping key it was made from: text, `null` (None, an element ElementTree writes without tags) or other. */
@@ -147,15 +147,15 @@ function escapeData(text: string): string {
 
 /**
  * ElementTree's check before it writes anything (`_namespaces`), element by element, tag then attribute names: a
- * tag or name that is not text cannot be serialized, except None (a tag ElementTree leaves out, an attribute name
- * it writes as `None`).
+ * tag or name that is not text cannot be serialized (named by its `repr()`, as its `%r` names it: an undefined key
+ * is `Undefined`), except None (a tag ElementTree leaves out, an attribute name it writes as `None`).
  */
 function checkTypes(el: XmlElement): void {
   if (el.tag !== null && typeof el.tag !== "string")
-    throw typeError(`cannot serialize ${pyStr(el.tag)} (type ${pyTypeName(el.tag)})`);
+    throw typeError(`cannot serialize ${pyRepr(el.tag)} (type ${pyTypeName(el.tag)})`);
   for (const [k] of el.attrs)
     if (k !== null && typeof k !== "string")
-      throw typeError(`cannot serialize ${pyStr(k)} (type ${pyTypeName(k)})`);
+      throw typeError(`cannot serialize ${pyRepr(k)} (type ${pyTypeName(k)})`);
   for (const child of el.children) checkTypes(child);
 }
 

@@ -56,6 +56,19 @@ describe("PyDict", () => {
     expect(new PyDict([[false, 1]]).has(0)).toBe(true);
   });
 
+  it("keeps an undefined key apart from None, as Jinja keeps its Undefined (equal only to another Undefined)", () => {
+    const d = new PyDict<number>([[null, 1]]);
+    d.set(undefined as never, 2);
+    d.set(undefined as never, 3);
+    expect(d.size).toBe(2);
+    expect(d.keyList()).toEqual([null, undefined]);
+    expect(d.get(null)).toBe(1);
+    expect(d.get(undefined)).toBe(3);
+    d.delete(null);
+    expect(d.has(undefined)).toBe(true);
+    expect(d.has(null)).toBe(false);
+  });
+
   it("keeps None, floats, big ints and timestamps as keys", () => {
     const d = new PyDict<number>();
     d.set(null, 1);
@@ -63,7 +76,7 @@ describe("PyDict", () => {
     d.set(12345678901234567890n, 3);
     d.set(new Date(Date.UTC(2001, 11, 14)), 4);
     expect(d.get(null)).toBe(1);
-    expect(d.get(undefined)).toBe(1);
+    expect(d.get(undefined)).toBeUndefined();
     expect(d.get(1.5)).toBe(2);
     expect(d.get(12345678901234567890n)).toBe(3);
     expect(d.get(new Date(Date.UTC(2001, 11, 14)))).toBe(4);

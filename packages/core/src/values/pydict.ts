@@ -16,13 +16,18 @@ export type MappingKey = string | number | bigint | boolean | null | PyFloat | o
  */
 export const PY_KEY: unique symbol = Symbol.for("@merge/core.pyKey") as never;
 
+// Jinja's Undefined as a key (`{nope: 1}`): all undefined values hash and compare equal, and to nothing else.
+const UNDEFINED_KEY: unique symbol = Symbol.for("@merge/core.key:undefined") as never;
+
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * The identity of a key under Python's `==` and `hash`: `1`, `1.0`, `1n` and `true` are one key, `"1"` another.
  * Strings are their own identity (the common case costs nothing); numbers are whole numbers within 2^53 as
- * `number`, beyond as `bigint`; booleans are 0 and 1; None is `null`; hashable objects a registered symbol.
+ * `number`, beyond as `bigint`; booleans are 0 and 1; None is `null`; hashable objects a registered symbol; an
+ * undefined value (Jinja's `Undefined`, which hashes and compares equal to every other `Undefined` and to nothing
+ * else) a symbol of its own, so that it is neither None nor lost.
  */
 export function keyIdentity(key: unknown): unknown {
   switch (typeof key) {
@@ -36,7 +41,7 @@ export function keyIdentity(key: unknown): unknown {
     case "boolean":
       return key ? 1 : 0;
     case "undefined":
-      return null;
+      return UNDEFINED_KEY;
     case "object": {
       if (key === null) return null;
       if (key instanceof PyFloat) return keyIdentity(key.value);
