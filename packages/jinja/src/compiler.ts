@@ -4,6 +4,7 @@
 // rendered code receives as its `runtime` argument — nunjucks' global runtime is never modified.
 import { PyFloat } from "@merge/core";
 import { type NjAny, njCompiler, njNodes, njRuntime } from "./nunjucks-internals.js";
+import { type ConstEvaluator, FOLDED_NAME, markFolds } from "./const-fold.js";
 import { PyFor, parseTemplate } from "./parser.js";
 
 const BaseCompiler: NjAny = njCompiler.Compiler;
@@ -143,9 +144,29 @@ function undefinedName(node: NjAny): string {
   }
 }
 
+// Jinja's filters that are given the render context (`pass_context`), which its constant folding never computes.
+const CONTEXT_FILTERS = new Set(["map", "select", "reject", "selectattr", "rejectattr", "random"]);
+
 class PyCompiler extends BaseCompiler {
   constructor(...args: unknown[]) {
     super(...args);
+  }
+
+  /** Compiling an expression to compute it as Jinja's constant folding does: calls are never computed. */
+  declare pyFolding: boolean | undefined;
+
+  compile(node: NjAny, frame: NjAny): void {
+    const folded = node?.[FOLDED_NAME];
+    if (folded !== undefined) {
+      // Jinja wrote this expression's value into its Python code, where `nan` and `inf` are unknown names.
+      this._emit(`runtime.pyNameError(${str(folded)})`);
+      return;
+    }
+    if (this.pyFolding === true && node?.typename === "FunCall") {
+      this._emit("runtime.pyNotConstant()");
+      return;
+    }
+    super.compile(node, frame);
   }
 
   declare names: CompileNames;
@@ -534,6 +555,10 @@ class PyCompiler extends BaseCompiler {
   compileFilter(node: NjAny, frame: NjAny): void {
     const name = node.name.value as string;
     if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
+    if (this.pyFolding === true && CONTEXT_FILTERS.has(name)) {
+      this._emit("runtime.pyNotConstant()");
+      return;
+    }
     const fallback = defaultFallback(node);
     if (fallback !== undefined) {
       // `x|default(y)` with both undefined is y's undefined value, and its use fails with y's message in Jinja.
@@ -977,12 +1002,37 @@ class PyCompiler extends BaseCompiler {
 }
 
 /** Compiles template text to the JavaScript source of a nunjucks template module (`{root, b_*}`). */
-export function compileTemplate(src: string, name: string, names: CompileNames): string {
+/**
+ * The JavaScript of a template. With `evaluate` (which computes a literal expression as the template would), the
+ * expressions Jinja's constant folding turns into a non-finite float fail as under Jinja (see const-fold.ts).
+ */
+export function compileTemplate(
+  src: string,
+  name: string,
+  names: CompileNames,
+  evaluate?: ConstEvaluator,
+): string {
   const compiler = new PyCompiler(name, names);
-  compiler.compile(
-    parseTemplate(src, [], { saltTags: names.saltTags !== false, trimBlocks: names.trimBlocks === true }),
-  );
+  const root = parseTemplate(src, [], {
+    saltTags: names.saltTags !== false,
+    trimBlocks: names.trimBlocks === true,
+  });
+  if (evaluate !== undefined) markFolds(root, evaluate);
+  compiler.compile(root, undefined);
   return compiler.getCode();
+}
+
+/**
+ * The body of a function `(env, context, frame, runtime)` returning the value of one expression node, compiled for
+ * constant folding: a call, or a filter given the render context, fails with `runtime.pyNotConstant()`.
+ */
+export function compileConstExpression(node: NjAny, names: CompileNames): string {
+  const compiler = new PyCompiler("<constant>", names);
+  compiler.pyFolding = true;
+  compiler.compile(node, new njRuntime.Frame());
+  const code = (compiler.codebuf as string[]).join("");
+  const temps = compiler.temps.length > 0 ? `var ${compiler.temps.join(", ")};\n` : "";
+  return `var lineno = 0, colno = 0;\n${temps}return (${code});`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { isAbsolute, join, resolve, sep } from "node:path";
 import { hasOwn, parseJson, PyDict } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
+import { constEvaluator } from "./const-eval.js";
 import { type LookupMiss, TemplateProblem } from "./errors.js";
 import { isInside, readTemplateText, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
@@ -115,7 +116,12 @@ export class PyTemplate extends NjTemplate {
     if (props === undefined) {
       let code: string;
       try {
-        code = compileTemplate(this.tmplStr, this.path, this.env.pyNames as CompileNames);
+        code = compileTemplate(
+          this.tmplStr,
+          this.path,
+          this.env.pyNames as CompileNames,
+          constEvaluator(this.env),
+        );
       } catch (e) {
         throw syntaxProblem(e, this.path);
       }

@@ -849,6 +849,18 @@ function pyTuple(items: readonly unknown[]): PyTuple {
   return PyTuple.of_(items);
 }
 
+/** An expression Jinja folded into a non-finite float fails where its Python code names it (see const-fold.ts). */
+function pyNameError(name: string): never {
+  throw new TemplateProblem(`NameError: name '${name}' is not defined`);
+}
+
+/** What Jinja's constant folding does not compute (a call, a filter given the render context). */
+export const NOT_CONSTANT: unique symbol = Symbol("not a constant");
+
+function pyNotConstant(): never {
+  throw NOT_CONSTANT;
+}
+
 /** The runtime object handed to compiled templates. */
 export const pyRuntime: Record<string, unknown> = Object.freeze(
   Object.assign(Object.create(njRuntime), {
@@ -874,6 +886,8 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyCompareOp,
     pyOp,
     pyDict: pyDictLiteral,
+    pyNameError,
+    pyNotConstant,
     pyKwargs,
     pyTuple,
     pyGetitem,
