@@ -47,7 +47,8 @@ export function constEvaluator(env: NjAny): ConstEvaluator {
       file: previous?.file ?? "",
       vars: {},
       session: undefined,
-      account: new RenderAccount(),
+      // A budget of its own, as large as the render's: computing it must not cost more than running it would.
+      account: new RenderAccount(previous?.account.limits),
     };
     try {
       return { value: run(env, context, NO_FRAME, pyRuntime) };
