@@ -329,6 +329,16 @@ describe("tags (SafeLoader)", () => {
     expect(fails(() => py("a: &x !!python/name:os.system ''")).source).toMatchObject({ line: 1, column: 4 });
   });
 
+  it("marks a key that runs onto a second line at the ':' after it, where libyaml finds out", () => {
+    // A templated state ID rendered across two lines, then `file.managed:` (marks recorded with libyaml).
+    const state = "a:\n  b: 1\n/etc/x.pub\n  \n  file.managed:\n    - user: root\n";
+    expect(fails(() => salt(state)).source).toMatchObject({ line: 5, column: 15 });
+    expect(fails(() => salt("k: v\nfoo\n  bar: 1\n")).source).toMatchObject({ line: 3, column: 6 });
+    expect(fails(() => py("- foo\n  bar: 1\n")).source).toMatchObject({ line: 2, column: 6 });
+    expect(fails(() => py("foo\n  bar  : 1\n")).source).toMatchObject({ line: 2, column: 8 });
+    expect(fails(() => py("? a\n  b: 1\n")).source).toMatchObject({ line: 2, column: 4 });
+  });
+
   it("reports, of several errors, the one PyYAML meets first: shallow collections are built before deep ones", () => {
     // PyYAML fills a collection only after the collections met before it, level by level: the unknown tag on
     // line 4 is met before the one on line 3, which sits one level deeper (as in some Google Cloud SDK files).

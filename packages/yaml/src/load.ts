@@ -1006,7 +1006,22 @@ function syntaxError(doc: ParsedDoc, prepared: Prepared, file: string | undefine
   // The yaml package reports its own stack exhaustion; it is a nesting problem for the user.
   const code: YamlErrorCode = first.code === "RESOURCE_EXHAUSTION" ? "DEPTH_LIMIT" : "YAML_PARSE";
   const message = first.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
-  throw yamlError(code, message, file, mark(lines, first.pos[0]), first);
+  throw yamlError(code, message, file, mark(lines, errorOffset(first, prepared.text)), first);
+}
+
+/**
+ * Where PyYAML marks the problem the yaml package reports as `first`. A key that spans lines (`foo\n  bar: 1`, a
+ * templated state ID that rendered onto two lines) is marked by the yaml package where the key starts; libyaml
+ * only finds out at the `:` after it ("could not find expected ':'", "mapping values are not allowed here") and
+ * marks that.
+ */
+function errorOffset(first: ParsedDoc["errors"][number], text: string): number {
+  if (first.code === "MULTILINE_IMPLICIT_KEY") {
+    let at = first.pos[1];
+    while (text[at] === " " || text[at] === "\t") at++;
+    if (text[at] === ":") return at;
+  }
+  return first.pos[0];
 }
 
 function constructDocument(
