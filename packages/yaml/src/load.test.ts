@@ -329,7 +329,7 @@ describe("tags (SafeLoader)", () => {
     expect(fails(() => py("a: &x !!python/name:os.system ''")).source).toMatchObject({ line: 1, column: 4 });
   });
 
-  it("marks a key that runs onto a second line at the ':' after it, where libyaml finds out", () => {
+  it("marks a key without its ':' where libyaml finds out: the ':' after a key run onto the next line", () => {
     // A templated state ID rendered across two lines, then `file.managed:` (marks recorded with libyaml).
     const state = "a:\n  b: 1\n/etc/x.pub\n  \n  file.managed:\n    - user: root\n";
     expect(fails(() => salt(state)).source).toMatchObject({ line: 5, column: 15 });
@@ -337,6 +337,15 @@ describe("tags (SafeLoader)", () => {
     expect(fails(() => py("- foo\n  bar: 1\n")).source).toMatchObject({ line: 2, column: 6 });
     expect(fails(() => py("foo\n  bar  : 1\n")).source).toMatchObject({ line: 2, column: 8 });
     expect(fails(() => py("? a\n  b: 1\n")).source).toMatchObject({ line: 2, column: 4 });
+    expect(fails(() => py("foo\nbar: 1\n")).source).toMatchObject({ line: 2, column: 4 });
+    // A key that cannot go on (the next line is no deeper than the open mapping, or a comment): what comes next.
+    expect(fails(() => salt("a: 1\nfoo\nb: 2\n")).source).toMatchObject({ line: 3, column: 1 });
+    expect(fails(() => salt("a:\n  x: 1\n  foo\n  y: 2\n")).source).toMatchObject({ line: 4, column: 3 });
+    expect(fails(() => salt("a: 1\nfoo\n  # c\nb: 2\n")).source).toMatchObject({ line: 3, column: 3 });
+    expect(fails(() => salt("a: 1\nfoo # c\n\n  # x\nb: 2\n")).source).toMatchObject({ line: 5, column: 1 });
+    expect(fails(() => salt("a: 1\n{'x': [1, 2]}\n\nc: 3\n")).source).toMatchObject({ line: 4, column: 1 });
+    // A key starting with what cannot start a token stays marked there.
+    expect(fails(() => salt("@\n    a: b\n")).source).toMatchObject({ line: 1, column: 1 });
   });
 
   it("reports, of several errors, the one PyYAML meets first: shallow collections are built before deep ones", () => {

@@ -1010,18 +1010,106 @@ function syntaxError(doc: ParsedDoc, prepared: Prepared, file: string | undefine
 }
 
 /**
- * Where PyYAML marks the problem the yaml package reports as `first`. A key that spans lines (`foo\n  bar: 1`, a
- * templated state ID that rendered onto two lines) is marked by the yaml package where the key starts; libyaml
- * only finds out at the `:` after it ("could not find expected ':'", "mapping values are not allowed here") and
- * marks that.
+ * Where libyaml marks the problem the yaml package reports as `first`. A key not followed by its `:` (`foo\n  bar:
+ * 1`, a templated state ID rendered across two lines) is marked by the yaml package where the key starts; libyaml
+ * finds out only when its scanner has left the key's line: at the `:` that ends a key running onto the next line,
+ * else at the first thing after it, a comment included ("could not find expected ':'", "mapping values are not
+ * allowed here").
  */
 function errorOffset(first: ParsedDoc["errors"][number], text: string): number {
-  if (first.code === "MULTILINE_IMPLICIT_KEY") {
-    let at = first.pos[1];
-    while (text[at] === " " || text[at] === "\t") at++;
-    if (text[at] === ":") return at;
+  const [start, end] = first.pos;
+  const unfinishedKey =
+    first.message.startsWith("Implicit keys need to be on a single line") ||
+    first.message.startsWith("Implicit map keys need to be followed by map values");
+  // A key starting with what cannot start a token (`@`, `,`, ...) is where libyaml stops first.
+  if (!unfinishedKey || !canStartKey(text, start)) return start;
+  if (!"\"'{[".includes(text[start] ?? "")) return plainKeyEnd(text, start, inFlow(text, start));
+  // A quoted or flow key: its end is known; what follows it is where libyaml stops.
+  let at = end;
+  while (text[at] === " " || text[at] === "\t") at++;
+  return text[at] === ":" ? at : nextTokenAt(text, at);
+}
+
+/** Whether `start` is inside a flow collection: after an unclosed `[` or `{` outside quotes and comments. */
+function inFlow(text: string, start: number): boolean {
+  let depth = 0;
+  let quote = "";
+  for (let at = 0; at < start; at++) {
+    const ch = text[at]!;
+    if (quote !== "") {
+      if (ch === "\\" && quote === '"') at++;
+      else if (ch === quote) quote = "";
+    } else if (ch === '"' || (ch === "'" && (at === 0 || " \t\n[{,:".includes(text[at - 1]!)))) quote = ch;
+    else if (ch === "#" && (at === 0 || " \t\n".includes(text[at - 1]!))) {
+      while (at < start && text[at] !== "\n") at++;
+    } else if (ch === "[" || ch === "{") depth++;
+    else if ((ch === "]" || ch === "}") && depth > 0) depth--;
   }
-  return first.pos[0];
+  return depth > 0;
+}
+
+/** Whether libyaml reads a key (a plain or quoted scalar, a flow collection) from `start`. */
+function canStartKey(text: string, start: number): boolean {
+  const ch = text[start] ?? "";
+  if ("\"'{[".includes(ch)) return true;
+  if ("-?:".includes(ch)) return !" \t\n".includes(text[start + 1] ?? "\n");
+  return ch !== "" && !"@`,%!&*|>#]}".includes(ch);
+}
+
+/**
+ * Where libyaml's scan of the plain scalar at `start` stops, past the line it starts on; in a flow collection
+ * (`flow`) at `,[]{}` too, and whatever the indentation of the lines it goes on to.
+ */
+function plainKeyEnd(text: string, start: number, flow: boolean): number {
+  const limit = flow ? 0 : blockIndent(text, start) + 1;
+  let at = start;
+  for (;;) {
+    for (; at < text.length && text[at] !== "\n"; at++) {
+      const ch = text[at]!;
+      if (ch === ":" && (at + 1 >= text.length || " \t\n".includes(text[at + 1]!))) return at;
+      if ((ch === " " || ch === "\t") && text[at + 1] === "#") return nextTokenAt(text, at + 1);
+      if (flow && ",[]{}".includes(ch)) return at;
+    }
+    // The scalar goes on at the next line holding something, if that is indented past the block and no comment.
+    while (at < text.length && " \t\n".includes(text[at]!)) at++;
+    if (at >= text.length || text[at] === "#" || at - (text.lastIndexOf("\n", at - 1) + 1) < limit) return at;
+  }
+}
+
+/**
+ * libyaml's indentation of the block a key at `start` is read in: the key's own column when keys at that column
+ * came before it (the mapping is open), else that of the line it follows, or of its own line when something (`- `)
+ * precedes it there; -1 at the top of a document.
+ */
+function blockIndent(text: string, start: number): number {
+  const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+  const column = start - lineStart;
+  const own = indentation(text, lineStart);
+  if (own < column) return own;
+  for (let end = lineStart - 1; end > 0; ) {
+    const from = text.lastIndexOf("\n", end - 1) + 1;
+    const ind = indentation(text, from);
+    const first = text[from + ind];
+    end = from - 1;
+    if (first === undefined || first === "\n" || first === "#") continue;
+    if (ind <= column) return ind;
+  }
+  return -1;
+}
+
+function indentation(text: string, lineStart: number): number {
+  let at = lineStart;
+  while (text[at] === " ") at++;
+  return at - lineStart;
+}
+
+/** The next thing libyaml's scanner meets from `at`: past spaces, line breaks and comments. */
+function nextTokenAt(text: string, at: number): number {
+  for (;;) {
+    while (at < text.length && " \t\n".includes(text[at]!)) at++;
+    if (text[at] !== "#") return at;
+    while (at < text.length && text[at] !== "\n") at++;
+  }
 }
 
 function constructDocument(
