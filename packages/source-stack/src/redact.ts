@@ -47,11 +47,14 @@ export function withoutRenderedText(error: unknown, source: string, rendered: st
   message += " (rendered text is not shown: it may hold pillar or opts values)";
   const lines = (text: string) => text.replace(/(?:\r\n?|\n)$/, "").split(/\r\n?|\n/);
   const sourceLines = lines(source);
-  // The template's line is shown when template and rendering have as many lines (then line N is line N).
+  // The template's line is shown when template and rendering have as many lines (then line N is line N). An
+  // unclosed collection is marked past the last line, where the text ends (as Salt's loader marks it): its last line.
   if (line !== undefined && sourceLines.length === lines(rendered).length) {
-    const text = sourceLines[line - 1]?.trim() ?? "";
+    const at = Math.min(line, sourceLines.length);
+    const text = sourceLines[at - 1]?.trim() ?? "";
+    const which = at < line ? "last line" : "line";
     if (text !== "")
-      message += `; the template's line ${line}: ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
+      message += `; the template's ${which} ${at}: ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`;
   }
   return new MergeError(error.code, message, {
     source: error.source,

@@ -88,7 +88,8 @@ describe("YAML errors in rendered text", () => {
         expect(JSON.stringify(error.details ?? {})).not.toContain("hunter2secret");
         expect(String((error.cause as Error | undefined)?.message ?? "")).not.toContain("hunter2secret");
         expect(error.source?.line).toBeGreaterThan(0);
-        expect(error.message).toContain("the template's line");
+        // An unclosed `[` is marked where the text ends, past its last line, as Salt's loader marks it.
+        expect(error.message).toMatch(/the template's (last )?line \d+: /);
         cases++;
       }
     }
