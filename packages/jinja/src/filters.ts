@@ -81,15 +81,19 @@ function itemOrAttr(cur: unknown, part: string | number): unknown {
   return getattr(cur, part, part);
 }
 
+/** The steps of an `attribute='a.b'` / `'0'` argument: digits are int parts. */
+function attributeParts(attribute: unknown): (string | number)[] {
+  return typeof attribute === "number"
+    ? [attribute]
+    : String(attribute)
+        .split(".")
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
 /** Jinja's `attribute='a.b'` / `'0'` lookups used by sort, map, groupby, sum, ...: digits are int parts. */
 function attrGetter(attribute: unknown, def?: unknown): (v: unknown) => unknown {
   if (attribute === undefined || attribute === null) return (v) => v;
-  const parts =
-    typeof attribute === "number"
-      ? [attribute]
-      : String(attribute)
-          .split(".")
-          .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const parts = attributeParts(attribute);
   return (v) => {
     let cur = v;
     for (const p of parts) {
@@ -112,12 +116,7 @@ class MissedKey {
 /** `attrGetter` for sorting: a miss is a `MissedKey`, and a lookup on one raises its message, as in Jinja. */
 function sortAttrGetter(attribute: unknown, def?: unknown): (v: unknown) => unknown {
   if (attribute === undefined || attribute === null) return (v) => v;
-  const parts =
-    typeof attribute === "number"
-      ? [attribute]
-      : String(attribute)
-          .split(".")
-          .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  const parts = attributeParts(attribute);
   return (v) => {
     let cur: unknown = v;
     for (const p of parts) {

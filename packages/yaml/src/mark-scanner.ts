@@ -366,18 +366,25 @@ export class MarkScanner {
     this.push(c === "]" ? "flow-sequence-end" : "flow-mapping-end");
   }
 
+  /**
+   * A block indicator (`-`, `?`, or `:` without a saved key) outside flow context: refused where no simple key may
+   * start (libyaml and PyYAML word it differently), else it may open a block collection at its column.
+   */
+  private openBlock(start: TokenKind, libyamlProblem: string, pyyamlProblem: string): void {
+    if (!this.allowSimpleKey) this.fail(this.libyaml ? libyamlProblem : pyyamlProblem);
+    if (this.addIndent(this.column)) {
+      const at = this.mark();
+      this.queue.push({ kind: start, start: at, end: at });
+    }
+  }
+
   private fetchBlockEntry(): void {
     if (this.flowLevel === 0) {
-      if (!this.allowSimpleKey)
-        this.fail(
-          this.libyaml
-            ? "block sequence entries are not allowed in this context"
-            : "sequence entries are not allowed here",
-        );
-      if (this.addIndent(this.column)) {
-        const at = this.mark();
-        this.queue.push({ kind: "block-sequence-start", start: at, end: at });
-      }
+      this.openBlock(
+        "block-sequence-start",
+        "block sequence entries are not allowed in this context",
+        "sequence entries are not allowed here",
+      );
     }
     this.allowSimpleKey = true;
     this.removeKey();
@@ -386,14 +393,11 @@ export class MarkScanner {
 
   private fetchKey(): void {
     if (this.flowLevel === 0) {
-      if (!this.allowSimpleKey)
-        this.fail(
-          this.libyaml ? "mapping keys are not allowed in this context" : "mapping keys are not allowed here",
-        );
-      if (this.addIndent(this.column)) {
-        const at = this.mark();
-        this.queue.push({ kind: "block-mapping-start", start: at, end: at });
-      }
+      this.openBlock(
+        "block-mapping-start",
+        "mapping keys are not allowed in this context",
+        "mapping keys are not allowed here",
+      );
     }
     this.allowSimpleKey = this.flowLevel === 0;
     this.removeKey();
@@ -412,16 +416,11 @@ export class MarkScanner {
       this.allowSimpleKey = false;
     } else {
       if (this.flowLevel === 0) {
-        if (!this.allowSimpleKey)
-          this.fail(
-            this.libyaml
-              ? "mapping values are not allowed in this context"
-              : "mapping values are not allowed here",
-          );
-        if (this.addIndent(this.column)) {
-          const at = this.mark();
-          this.queue.push({ kind: "block-mapping-start", start: at, end: at });
-        }
+        this.openBlock(
+          "block-mapping-start",
+          "mapping values are not allowed in this context",
+          "mapping values are not allowed here",
+        );
       }
       this.allowSimpleKey = this.flowLevel === 0;
       this.removeKey();
