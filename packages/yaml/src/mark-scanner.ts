@@ -378,6 +378,19 @@ export class MarkScanner {
     }
   }
 
+  /** After a directive or a block scalar's header: blanks, perhaps a comment, then the line must end. */
+  private skipToLineEnd(): void {
+    this.skipBlanks();
+    if (this.ch() === "#") while (this.ch() !== "" && !isBreak(this.ch())) this.forward();
+    if (this.ch() !== "" && !isBreak(this.ch()))
+      this.fail(
+        this.libyaml
+          ? "did not find expected comment or line break"
+          : `expected a comment or a line break, but found ${pyRepr(this.ch())}`,
+      );
+    this.skipLineBreak();
+  }
+
   private fetchBlockEntry(): void {
     if (this.flowLevel === 0) {
       this.openBlock(
@@ -590,15 +603,7 @@ export class MarkScanner {
     else if (this.libyaml) this.fail("found unknown directive name");
     else while (this.ch() !== "" && !isBreak(this.ch())) this.forward();
     const end = this.mark();
-    this.skipBlanks();
-    if (this.ch() === "#") while (this.ch() !== "" && !isBreak(this.ch())) this.forward();
-    if (this.ch() !== "" && !isBreak(this.ch()))
-      this.fail(
-        this.libyaml
-          ? "did not find expected comment or line break"
-          : `expected a comment or a line break, but found ${pyRepr(this.ch())}`,
-      );
-    this.skipLineBreak();
+    this.skipToLineEnd();
     this.queue.push({ kind: "directive", start, end, name: handle ?? name, ...(version ? { version } : {}) });
   }
 
@@ -703,15 +708,7 @@ export class MarkScanner {
     }
     if (!this.libyaml && !isSpaceOrEnd(this.ch()))
       this.fail(`expected chomping or indentation indicators, but found ${pyRepr(this.ch())}`);
-    this.skipBlanks();
-    if (this.ch() === "#") while (this.ch() !== "" && !isBreak(this.ch())) this.forward();
-    if (this.ch() !== "" && !isBreak(this.ch()))
-      this.fail(
-        this.libyaml
-          ? "did not find expected comment or line break"
-          : `expected a comment or a line break, but found ${pyRepr(this.ch())}`,
-      );
-    this.skipLineBreak();
+    this.skipToLineEnd();
     return increment;
   }
 
