@@ -8,7 +8,16 @@
 //
 // Messages are jsonschema's, without the value it puts first (`'x' is not of type 'integer'` is written
 // `is not of type 'integer'`): user-data carries passwords and keys, and a problem names its key path instead.
-import { getItem, isMapping, isPyFloat, mappingKeys, numberValue, type PathKey } from "@merge/core";
+import {
+  getItem,
+  hasItem,
+  isMapping,
+  type Mapping,
+  isPyFloat,
+  mappingKeys,
+  numberValue,
+  type PathKey,
+} from "@merge/core";
 import { isIsoDate } from "./iso-date.js";
 
 export interface SchemaProblem {
@@ -38,6 +47,8 @@ export function draft4Problems(root: Schema, instance: unknown, options: Draft4O
 }
 
 class Draft4 {
+  private readonly patterns = new Map<string, RegExp>();
+
   constructor(
     private readonly root: Schema,
     private readonly o: Draft4Options,
@@ -91,24 +102,24 @@ class Draft4 {
       case "properties":
         if (!isMapping(instance) || !isObject(value)) return;
         for (const [name, subschema] of Object.entries(value)) {
-          if (hasKey(instance, name))
-            yield* this.problems(subschema, itemOf(instance, name), [...path, name]);
+          if (hasItem(instance, name))
+            yield* this.problems(subschema, getItem(instance, name), [...path, name]);
         }
         return;
       case "patternProperties":
         if (!isMapping(instance) || !isObject(value)) return;
         for (const [pattern, subschema] of Object.entries(value)) {
           for (const key of mappingKeys(instance) as PathKey[]) {
-            if (search(pattern, String(key)))
-              yield* this.problems(subschema, itemOf(instance, key), [...path, key]);
+            if (this.search(pattern, String(key)))
+              yield* this.problems(subschema, getItem(instance, key), [...path, key]);
           }
         }
         return;
       case "additionalProperties": {
         if (!isMapping(instance)) return;
-        const extras = additionalKeys(instance, schema);
+        const extras = this.additionalKeys(instance, schema);
         if (isObject(value)) {
-          for (const key of extras) yield* this.problems(value, itemOf(instance, key), [...path, key]);
+          for (const key of extras) yield* this.problems(value, getItem(instance, key), [...path, key]);
         } else if (value === false && extras.length > 0) {
           // Sorted, as jsonschema sorts them (text keys by code point, numbers by value).
           const names = [...extras].sort(compareKeys).map((key) => repr(key));
@@ -128,15 +139,15 @@ class Draft4 {
       case "required":
         if (!isMapping(instance) || !Array.isArray(value)) return;
         for (const name of value)
-          if (!hasKey(instance, name)) yield error(`${repr(name)} is a required property`);
+          if (!hasItem(instance, name)) yield error(`${repr(name)} is a required property`);
         return;
       case "dependencies":
         if (!isMapping(instance) || !isObject(value)) return;
         for (const [name, dependency] of Object.entries(value)) {
-          if (!hasKey(instance, name)) continue;
+          if (!hasItem(instance, name)) continue;
           if (Array.isArray(dependency)) {
             for (const each of dependency)
-              if (!hasKey(instance, each)) yield error(`${repr(each)} is a dependency of ${repr(name)}`);
+              if (!hasItem(instance, each)) yield error(`${repr(each)} is a dependency of ${repr(name)}`);
           } else yield* this.problems(dependency, instance, path);
         }
         return;
@@ -187,7 +198,7 @@ class Draft4 {
         if (isType(instance, "string") && textLength(instance) > Number(value)) yield error("is too long");
         return;
       case "pattern":
-        if (typeof value === "string" && isType(instance, "string") && !search(value, textOf(instance)))
+        if (typeof value === "string" && isType(instance, "string") && !this.search(value, textOf(instance)))
           yield error(`does not match ${repr(value)}`);
         return;
       case "format":
@@ -265,6 +276,27 @@ class Draft4 {
     yield* deprecations;
   }
 
+  /** `re.search` of a schema's pattern, each compiled once per validation. */
+  private search(pattern: string, text: string): boolean {
+    let compiled = this.patterns.get(pattern);
+    if (compiled === undefined) {
+      compiled = compilePattern(pattern);
+      this.patterns.set(pattern, compiled);
+    }
+    return compiled.test(text);
+  }
+
+  /** The keys neither `properties` nor a `patternProperties` pattern names, in the mapping's order. */
+  private additionalKeys(instance: Mapping, schema: Schema): PathKey[] {
+    const properties = isObject(schema.properties) ? schema.properties : {};
+    const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
+    return (mappingKeys(instance) as PathKey[]).filter(
+      (key) =>
+        !(typeof key === "string" && Object.hasOwn(properties, key)) &&
+        !(patterns.length > 0 && this.search(patterns.join("|"), String(key))),
+    );
+  }
+
   private formatHolds(format: unknown, text: string): boolean {
     if (format === "date") return isIsoDate(text);
     if (format === "uri") return this.o.isUri(text);
@@ -325,31 +357,12 @@ function textLength(value: unknown): number {
 }
 
 // `re.search`: the pattern anywhere in the text.
-function search(pattern: string, text: string): boolean {
+function compilePattern(pattern: string): RegExp {
   try {
-    return new RegExp(pattern, "u").test(text);
+    return new RegExp(pattern, "u");
   } catch {
-    return new RegExp(pattern).test(text);
+    return new RegExp(pattern);
   }
-}
-
-function hasKey(mapping: unknown, name: unknown): boolean {
-  return (mappingKeys(mapping as never) as unknown[]).some((key) => key === name);
-}
-
-function itemOf(mapping: unknown, key: PathKey): unknown {
-  return getItem(mapping as never, key as string);
-}
-
-/** The keys neither `properties` nor a `patternProperties` pattern names, in the mapping's order. */
-function additionalKeys(instance: unknown, schema: Schema): PathKey[] {
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
-  return (mappingKeys(instance as never) as PathKey[]).filter(
-    (key) =>
-      !(typeof key === "string" && Object.hasOwn(properties, key)) &&
-      !(patterns.length > 0 && search(patterns.join("|"), String(key))),
-  );
 }
 
 /**
@@ -367,7 +380,7 @@ export function pyEqual(a: unknown, b: unknown): boolean {
   if (isMapping(a) && isMapping(b)) {
     const keys = mappingKeys(a) as PathKey[];
     if (keys.length !== mappingKeys(b).length) return false;
-    return keys.every((key) => hasKey(b, key) && pyEqual(itemOf(a, key), itemOf(b, key)));
+    return keys.every((key) => hasItem(b, key) && pyEqual(getItem(a, key), getItem(b, key)));
   }
   return a === b;
 }
