@@ -119,3 +119,66 @@ describe("parseUserData on headers without a blank line after them (cloud-init 2
     expect(data.skipped).toEqual([]);
   });
 });
+
+describe("lines Python's email parser skips in a header block (cloud-init 22.4.2's results)", () => {
+  it("takes out a first `From ` line, a line with no header name and a continuation of no header", () => {
+    expect(separated("From nobody\n:empty\n folded\nContent-Type: text/cloud-config\n\na: 1\n")).toBe(
+      "Content-Type: text/cloud-config\n\na: 1\n",
+    );
+  });
+
+  it("reads a `From ` line that ends the header block as the body's first line, without the blank after it", () => {
+    expect(separated("MIME-Version: 1.0\nFrom nobody\n\n#cloud-config\nruncmd: [a]\n")).toBe(
+      "MIME-Version: 1.0\n\nFrom nobody\n#cloud-config\nruncmd: [a]\n",
+    );
+  });
+
+  it("splits parts as cloud-init does around such lines", async () => {
+    const message = [
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/mixed; boundary=B",
+      "",
+      "--B",
+      "From nobody",
+      "Content-Type: text/cloud-config",
+      ":empty",
+      " folded",
+      "X-A: 1",
+      "",
+      "#cloud-config",
+      "b: 2",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "From x",
+      "",
+      "#cloud-config",
+      "c: 1",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "From x",
+      "d: 4",
+      "--B",
+      "From nobody",
+      "",
+      "#cloud-config",
+      "e: 5",
+      "--B--",
+      "",
+    ].join("\n");
+    const data = await parseUserData(message);
+    // cloud-init merges b and e; it fails to read part-002 as YAML (line 3) and finds part-003 empty: `d: 4` is a
+    // header there, after a skipped `From ` line in the middle of the block.
+    expect(data.parts.map((p) => [p.name, p.type, textOf(p)])).toEqual([
+      ["part-001", "text/cloud-config", "#cloud-config\nb: 2"],
+      ["part-002", "text/cloud-config", "From x\n#cloud-config\nc: 1"],
+      ["part-003", "text/cloud-config", ""],
+      ["part-004", "text/cloud-config", "#cloud-config\ne: 5"],
+    ]);
+  });
+
+  it("leaves a message that is only a `From ` line's body no cloud-config", async () => {
+    const data = await parseUserData("MIME-Version: 1.0\nFrom nobody\n\n#cloud-config\nruncmd: [a]\n");
+    expect(data.parts).toEqual([]);
+    expect(data.skipped.map((s) => s.type)).toEqual(["text/plain"]);
+  });
+});

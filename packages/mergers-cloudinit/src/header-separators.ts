@@ -2,9 +2,12 @@
 // not a header (a `#cloud-config` line, a comment, a YAML key with a space in it) and reads that line and the rest as
 // the body, as if a blank line stood before it. mailsplit, which takes the message apart here, reads every line up to
 // the first blank one as a header, and drops a part whose headers run into the next boundary. It also misses a
-// boundary line with spaces or tabs after it, which Python (and RFC 2046) accept. So before mailsplit sees the
-// message, a blank line is put wherever Python's parser ends a header block without one, and the blanks after a
-// boundary are taken off; a message that needs neither is passed on as it is.
+// boundary line with spaces or tabs after it, which Python (and RFC 2046) accept. Inside a header block, Python
+// skips the lines that have no header name (`:` first), an envelope `From ` line (as the block's first line it is
+// the Unix "From" line, as its last line the first line of the body), and a continuation of no header. So before
+// mailsplit sees the message, a blank line is put wherever Python's parser ends a header block without one, the lines
+// it skips are taken out, and the blanks after a boundary are taken off; a message that needs none of it is passed
+// on as it is.
 
 // A line Python's email parser reads as a header: `From `, a name of printable characters other than `:` followed by
 // `:`, or a continuation line (a leading space or tab).
@@ -71,30 +74,50 @@ function scanEntity(
   separate: (at: number) => void,
   edits: Edit[],
 ): void {
+  // An empty part still needs its blank line, or mailsplit reads the boundary after it as a header.
+  if (from === to) {
+    if (to < lines.length) separate(lines[to]!.start);
+    return;
+  }
+  // The header block: lines [from, end), ended by a blank line, a line that is no header, or the part's end.
+  let end = from;
+  while (end < to && lines[end]!.text !== "" && HEADER_LINE.test(lines[end]!.text)) end++;
+  const blankEnds = end < to && lines[end]!.text === "";
+  let body = blankEnds ? end + 1 : end;
+  // Where mailsplit is to find the end of the headers: before the first body line, or before the boundary.
+  let separator = blankEnds || end === lines.length ? undefined : lines[end]!.start;
+  const skip = (i: number) => edits.push({ from: lines[i]!.start, to: lineAfter(lines, i), put: "" });
   let contentType: string | undefined;
   let inContentType = false;
-  let body = to;
-  // An empty part still needs its blank line, or mailsplit reads the boundary after it as a header.
-  if (from === to && to < lines.length) separate(lines[to]!.start);
-  for (let i = from; i < to; i++) {
-    const line = lines[i]!;
-    if (line.text === "") {
-      body = i + 1;
-      break;
+  // Whether a header is open, so that a continuation line belongs to it.
+  let open = false;
+  for (let i = from; i < end; i++) {
+    const text = lines[i]!.text;
+    if (text[0] === " " || text[0] === "\t") {
+      if (!open) skip(i);
+      else if (inContentType) contentType += text;
+      continue;
     }
-    if (!HEADER_LINE.test(line.text)) {
-      separate(line.start);
-      body = i;
-      break;
+    open = false;
+    inContentType = false;
+    if (text.startsWith("From ")) {
+      if (i === end - 1 && i > from) {
+        // The block's last line: it starts the body, and the blank line that ended the block is dropped.
+        separator = lines[i]!.start;
+        if (blankEnds) skip(end);
+        body = i;
+      } else skip(i);
+      continue;
     }
-    if (line.text[0] === " " || line.text[0] === "\t") {
-      if (inContentType) contentType += line.text;
-    } else {
-      inContentType = contentType === undefined && CONTENT_TYPE.test(line.text);
-      if (inContentType) contentType = line.text.slice(line.text.indexOf(":") + 1);
+    if (text[0] === ":") {
+      skip(i);
+      continue;
     }
-    if (i === to - 1 && to < lines.length) separate(lines[to]!.start);
+    open = true;
+    inContentType = contentType === undefined && CONTENT_TYPE.test(text);
+    if (inContentType) contentType = text.slice(text.indexOf(":") + 1);
   }
+  if (separator !== undefined) separate(separator);
   if (contentType === undefined || !/^\s*multipart\//i.test(contentType)) return;
   const match = BOUNDARY_PARAM.exec(contentType);
   const boundary = match?.[1] ?? match?.[2];
@@ -113,4 +136,10 @@ function scanEntity(
     if (closing) return;
     partStart = i + 1;
   }
+}
+
+/** Where the line after line `i` starts (the end of the text after the last line). */
+function lineAfter(lines: readonly Line[], i: number): number {
+  const next = lines[i + 1];
+  return next === undefined ? Number.MAX_SAFE_INTEGER : next.start;
 }
