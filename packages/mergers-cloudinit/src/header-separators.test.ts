@@ -182,3 +182,109 @@ describe("lines Python's email parser skips in a header block (cloud-init 22.4.2
     expect(data.skipped.map((s) => s.type)).toEqual(["text/plain"]);
   });
 });
+
+describe("multipart structure as Python's email parser reads it (cloud-init 22.4.2's results)", () => {
+  const cloudConfigs = async (message: string) =>
+    (await parseUserData(message)).parts.map((p) => [p.name, textOf(p)]);
+
+  it("ignores what follows the closing boundary (the epilogue), boundary lines included", async () => {
+    const message =
+      "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=B\n\n--B\nContent-Type: text/cloud-config\n\na: 1\n--B--\n--B\nContent-Type: text/cloud-config\n\nb: 2\n--B--\n";
+    expect(await cloudConfigs(message)).toEqual([["part-001", "a: 1"]]);
+  });
+
+  it("reads no part in a nested multipart that reuses its parent's boundary: its parts are the parent's", async () => {
+    const message = [
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/mixed; boundary=B",
+      "",
+      "--B",
+      "Content-Type: multipart/mixed; boundary=B",
+      "",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "",
+      "a: 1",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "",
+      "b: 2",
+      "--B--",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "",
+      "c: 3",
+      "--B--",
+      "",
+    ].join("\n");
+    // The first `--B--` closes the outer message; `c: 3` is its epilogue.
+    expect(await cloudConfigs(message)).toEqual([
+      ["part-001", "a: 1"],
+      ["part-002", "b: 2"],
+    ]);
+  });
+
+  it("ends a nested multipart at any enclosing boundary, however deep, and keeps the parts after it", async () => {
+    const message = [
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/mixed; boundary=A",
+      "",
+      "--A",
+      "Content-Type: multipart/mixed; boundary=b1",
+      "",
+      "--b1",
+      "Content-Type: multipart/mixed; boundary=A",
+      "",
+      "--A",
+      "Content-Type: text/cloud-config",
+      "",
+      "x: 1",
+      "--A",
+      "Content-Type: multipart/mixed; boundary=C",
+      "",
+      "--C",
+      "Content-Type: text/cloud-config",
+      "",
+      "y: 2",
+      "--A",
+      "Content-Type: text/cloud-config",
+      "",
+      "z: 3",
+      "--A--",
+      "--A",
+      "Content-Type: text/cloud-config",
+      "",
+      "w: 4",
+      "",
+    ].join("\n");
+    expect(await cloudConfigs(message)).toEqual([
+      ["part-001", "x: 1"],
+      ["part-002", "y: 2"],
+      ["part-003", "z: 3"],
+    ]);
+  });
+
+  it("numbers a header-only part before a nested multipart without parts, and not the multipart", async () => {
+    const message = [
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/mixed; boundary=B",
+      "--B",
+      "Merge-Type: list(append)+dict(recurse_array)",
+      "packages: [git]",
+      "--B ",
+      "MIME-Version: 1.0",
+      "Content-Type: multipart/mixed; boundary=B",
+      "",
+      "--B",
+      "Content-Type: text/cloud-config",
+      "",
+      "#cloud-config",
+      "runcmd: [a]",
+      "--B--",
+      "",
+    ].join("\n");
+    const data = await parseUserData(message);
+    expect(data.parts.map((p) => [p.name, textOf(p)])).toEqual([["part-002", "#cloud-config\nruncmd: [a]"]]);
+    expect(data.skipped.map((s) => s.name)).toEqual(["part-001"]);
+  });
+});

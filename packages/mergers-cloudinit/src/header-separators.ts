@@ -6,8 +6,10 @@
 // skips the lines that have no header name (`:` first), an envelope `From ` line (as the block's first line it is
 // the Unix "From" line, as its last line the first line of the body), and a continuation of no header. So before
 // mailsplit sees the message, a blank line is put wherever Python's parser ends a header block without one, the lines
-// it skips are taken out, and the blanks after a boundary are taken off; a message that needs none of it is passed
-// on as it is.
+// it skips are taken out, and the blanks after a boundary are taken off. The parts are also cut where Python cuts
+// them: any enclosing boundary ends a nested part, what follows a closing boundary is an epilogue and no part, and a
+// nested multipart whose own first boundary does not come first holds no part. A message that needs none of it is
+// passed on as it is.
 
 // A line Python's email parser reads as a header: `From `, a name of printable characters other than `:` followed by
 // `:`, or a continuation line (a leading space or tab).
@@ -117,29 +119,89 @@ function scanEntity(
     inContentType = contentType === undefined && CONTENT_TYPE.test(text);
     if (inContentType) contentType = text.slice(text.indexOf(":") + 1);
   }
+  const boundary = multipartBoundary(contentType);
+  if (boundary !== undefined && to < lines.length && !opensParts(lines, body, to, `--${boundary}`)) {
+    // A nested multipart whose first boundary does not come before its parent's next one: Python's parser reads no
+    // part in it (every enclosing boundary ends a part, however deep), and cloud-init skips a multipart part, so it
+    // is as if it were not there. mailsplit would take the parent's boundary lines for its own (when it reuses the
+    // parent's boundary) or lose the parts after it: it is taken out, with the boundary line before it.
+    const gone = { from: lines[from - 1]!.start, to: lines[to]!.start };
+    // Edits inside it go with it; a blank line put where it starts belongs to the part before it and stays.
+    for (let e = edits.length - 1; e >= 0; e--) {
+      const edit = edits[e]!;
+      if (edit.from > gone.from ? edit.from < gone.to : edit.to > gone.from) edits.splice(e, 1);
+    }
+    edits.push({ ...gone, put: "" });
+    return;
+  }
   if (separator !== undefined) separate(separator);
-  if (contentType === undefined || !/^\s*multipart\//i.test(contentType)) return;
-  const match = BOUNDARY_PARAM.exec(contentType);
-  const boundary = match?.[1] ?? match?.[2];
-  if (boundary === undefined || boundary === "") return;
+  if (boundary === undefined) return;
   const delimiter = `--${boundary}`;
   let partStart: number | undefined;
   for (let i = body; i < to; i++) {
-    const text = lines[i]!.text;
-    if (!text.startsWith(delimiter)) continue;
-    const rest = text.slice(delimiter.length);
-    const closing = rest.startsWith("--");
-    const blanks = closing ? rest.length - 2 : rest.length;
-    if (!/^[\t ]*$/.test(rest.slice(rest.length - blanks))) continue;
+    const boundaryLine = delimiterLine(lines[i]!.text, delimiter);
+    if (boundaryLine === undefined) continue;
+    const { closing, blanks } = boundaryLine;
     if (blanks > 0) edits.push({ from: lines[i]!.end - blanks, to: lines[i]!.end, put: "" });
     if (partStart !== undefined) scanEntity(lines, partStart, i, separate, edits);
-    if (closing) return;
+    if (closing) {
+      // What follows the closing boundary is the epilogue, which Python's parser keeps out of the parts; mailsplit
+      // would read further boundary lines there as more parts.
+      if (i + 1 < to)
+        edits.push({
+          from: lines[i + 1]!.start,
+          to: to < lines.length ? lines[to]!.start : Infinity,
+          put: "",
+        });
+      return;
+    }
     partStart = i + 1;
   }
+  if (partStart !== undefined) scanEntity(lines, partStart, to, separate, edits);
+  // A nested multipart not closed before its parent's next boundary: Python's parser ends it there, and keeps the
+  // parts it read. mailsplit would read on into the parent's parts, so it is given its closing boundary there.
+  if (to < lines.length)
+    edits.push({
+      from: lines[to]!.start,
+      to: lines[to]!.start,
+      put: `${delimiter}--${newlineOf(lines, to)}`,
+    });
+}
+
+/** The boundary of a multipart `Content-Type` value, or undefined for another type or no usable boundary. */
+function multipartBoundary(contentType: string | undefined): string | undefined {
+  if (contentType === undefined || !/^\s*multipart\//i.test(contentType)) return undefined;
+  const match = BOUNDARY_PARAM.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  return boundary === "" ? undefined : boundary;
+}
+
+/** Whether `text` is a boundary line of `delimiter` (blanks may follow it), and whether it closes the multipart. */
+function delimiterLine(text: string, delimiter: string): { closing: boolean; blanks: number } | undefined {
+  if (!text.startsWith(delimiter)) return undefined;
+  const rest = text.slice(delimiter.length);
+  const closing = rest.startsWith("--");
+  const blanks = closing ? rest.length - 2 : rest.length;
+  return /^[\t ]*$/.test(rest.slice(rest.length - blanks)) ? { closing, blanks } : undefined;
+}
+
+/** Whether a boundary line that opens a part comes in lines [from, to) before any closing one. */
+function opensParts(lines: readonly Line[], from: number, to: number, delimiter: string): boolean {
+  for (let i = from; i < to; i++) {
+    const found = delimiterLine(lines[i]!.text, delimiter);
+    if (found !== undefined) return !found.closing;
+  }
+  return false;
+}
+
+/** The line break that ends line `i - 1` (the one before a boundary line `i`). */
+function newlineOf(lines: readonly Line[], i: number): string {
+  const before = lines[i - 1];
+  return before !== undefined && lines[i]!.start - before.end === 2 ? "\r\n" : "\n";
 }
 
 /** Where the line after line `i` starts (the end of the text after the last line). */
 function lineAfter(lines: readonly Line[], i: number): number {
   const next = lines[i + 1];
-  return next === undefined ? Number.MAX_SAFE_INTEGER : next.start;
+  return next === undefined ? Infinity : next.start;
 }
