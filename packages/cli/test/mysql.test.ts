@@ -399,6 +399,33 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(excluded.stderr).toContain("ext_pillar has no mysql entries");
   });
 
+  it("refuses a depth written as a float below the field count, as Salt fails on it, and takes one it replaces", () => {
+    const floats = join(dir, "float-depth.yml");
+    const query = "SELECT pillar, value FROM pillars WHERE minion_id = %s";
+    const write = (depth: string) =>
+      writeFileSync(
+        floats,
+        [
+          "mysql:",
+          ...Object.entries(connection).map(([key, value]) => `  ${key}: ${JSON.stringify(value)}`),
+          "ext_pillar:",
+          "  - mysql:",
+          `      fromdb: [${JSON.stringify(query)}, ${depth}]`,
+          "",
+        ].join("\n"),
+      );
+    write("1.0");
+    const refused = merge(["mysql", "--config", floats, "--minion-id", "web01"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/query "fromdb": depth 1\.0 is a float.*\[SQL_CONFIG\]\n$/);
+    write("2.0");
+    const replaced = merge(["mysql", "--config", floats, "--minion-id", "web01", "--format", "json"]);
+    write("0");
+    const whole = merge(["mysql", "--config", floats, "--minion-id", "web01", "--format", "json"]);
+    expect(replaced.status).toBe(0);
+    expect(replaced.stdout).toBe(whole.stdout);
+  });
+
   it("reports a query named pillar as SQL_RESERVED_NAME", () => {
     const reserved = join(dir, "reserved.yml");
     writeFileSync(

@@ -6,6 +6,7 @@ import {
   type MappingKey,
   MergeError,
   PyDict,
+  PyFloat,
   toPlain,
 } from "@merge/core";
 import type { FieldPacket, Pool, PoolConnection } from "mysql2";
@@ -238,7 +239,7 @@ export function createMysqlPillar(
           sink = shaper.begin(
             fields.map((field) => field.name),
             {
-              depth: spec.depth,
+              depth: spec.floatDepth === true ? new PyFloat(spec.depth) : spec.depth,
               asList: spec.asList,
               withLists: spec.withLists,
               ignoreNull: spec.ignoreNull,

@@ -1,4 +1,4 @@
-import { isMergeError } from "@merge/core";
+import { isMergeError, PyFloat } from "@merge/core";
 import { describe, expect, it } from "vitest";
 import { catchMergeError } from "../../../test-kit/errors.js";
 import {
@@ -116,6 +116,17 @@ describe("extractQueries", () => {
 
   it("accepts booleans as depth the way Python's int comparison does", () => {
     expect(extractQueries([["q", true]])[0]?.depth).toBe(1);
+  });
+
+  it("marks a depth written as a float (a PyFloat), which Salt takes only where it replaces it", () => {
+    const [listed, mapped, whole] = extractQueries([
+      ["q", new PyFloat(2)],
+      { query: "q", depth: new PyFloat(0) },
+      { query: "q", depth: 2 },
+    ]);
+    expect([listed?.depth, listed?.floatDepth]).toEqual([2, true]);
+    expect([mapped?.depth, mapped?.floatDepth]).toEqual([0, true]);
+    expect(whole?.floatDepth).toBeUndefined();
   });
 
   it("keeps only list entries of with_lists that can equal a level", () => {

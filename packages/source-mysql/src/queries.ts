@@ -1,4 +1,4 @@
-import { compareCodePoints, type Dict, hasOwn, isPlainObject, setKey } from "@merge/core";
+import { compareCodePoints, type Dict, hasOwn, isPlainObject, PyFloat, setKey } from "@merge/core";
 
 // Keyword queries are sorted as Salt sorts them (Python `str` order); kept importable from here for the tests.
 export { compareCodePoints };
@@ -12,6 +12,11 @@ export interface QuerySpec {
   readonly query: string;
   /** Requested depth: 0 means "as deep as the columns allow". Checked against the field count when rows arrive. */
   readonly depth: number;
+  /**
+   * The depth was written as a float (`2.0`, a `PyFloat` of the exact model). Salt takes a float depth only where it
+   * replaces it (0, or at least the field count) and fails on any other.
+   */
+  readonly floatDepth?: boolean;
   /** Collisions become lists instead of overwriting. */
   readonly asList: boolean;
   /** Levels (1-based column numbers) whose keys are dropped and whose values become lists. */
@@ -104,6 +109,7 @@ function label(root: string | undefined, index: number): string {
 }
 
 function checkDepth(depth: unknown, where: string): number {
+  if (depth instanceof PyFloat) depth = depth.value;
   if (typeof depth === "boolean") return depth ? 1 : 0;
   if (typeof depth === "bigint") depth = Number(depth);
   if (typeof depth !== "number" || Number.isNaN(depth)) {
@@ -185,6 +191,7 @@ function normalise(
     root,
     query,
     depth: checkDepth(depth, where),
+    ...(depth instanceof PyFloat ? { floatDepth: true } : {}),
     asList: pyTruthy(asList),
     withLists: levels,
     ignoreNull: pyTruthy(ignoreNull),

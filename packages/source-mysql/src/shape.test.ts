@@ -49,6 +49,19 @@ describe("depth", () => {
     expect(effectiveDepth(0, 1)).toBe(0);
   });
 
+  it("takes a depth written as a float only where Salt replaces it, and fails like Salt on any other", () => {
+    // Salt keeps `depth: 2.0` below the field count and then fails: Python's range() takes no float.
+    expect(effectiveDepth(0, 3, undefined, true)).toBe(2);
+    expect(effectiveDepth(3, 3, undefined, true)).toBe(2);
+    expect(effectiveDepth(5, 3, undefined, true)).toBe(2);
+    expect(codeOf(() => effectiveDepth(2, 3, undefined, true))).toBe("SQL_CONFIG");
+    expect(codeOf(() => effectiveDepth(1, 3, undefined, true))).toBe("SQL_CONFIG");
+    const rows: Row[] = [["a", "b", 1]];
+    expect(shapeRows(["x", "y", "z"], rows, { depth: new PyFloat(3) })).toEqual({ a: { b: 1 } });
+    expect(shapeRows(["x", "y", "z"], rows, { depth: 2 })).toEqual({ a: { b: 1 } });
+    expect(codeOf(() => shapeRows(["x", "y", "z"], rows, { depth: new PyFloat(2) }))).toBe("SQL_CONFIG");
+  });
+
   it("maps key/value rows (the legacy two-column query)", () => {
     expect(
       shapeRows(

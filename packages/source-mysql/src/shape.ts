@@ -10,6 +10,8 @@ import {
   type MappingKey,
   mappingKeys,
   PyDict,
+  PyFloat,
+  pyFloatRepr,
   toExact,
 } from "@merge/core";
 import { mysqlError, type QueryLabel } from "./errors.js";
@@ -24,8 +26,11 @@ export type Row = readonly unknown[];
 
 /** How one query's rows are shaped: Salt's mapping options, in camelCase or in Salt's own spelling. */
 export interface ShapeOptions {
-  /** Key columns: 0 (default) or ≥ field count means field count − 1. */
-  readonly depth?: number;
+  /**
+   * Key columns: 0 (default) or ≥ field count means field count − 1. A `PyFloat` (a depth written `2.0`) is taken
+   * only where Salt replaces it (0, or at least the field count); any other float depth fails as it does in Salt.
+   */
+  readonly depth?: number | PyFloat;
   /** Turn collisions into lists instead of overwriting. */
   readonly asList?: boolean;
   /** 1-based levels whose keys are dropped and whose values become lists (`[1, 3]` or `"1,3"`). */
@@ -181,9 +186,24 @@ function levelsOption(value: unknown, query: QueryLabel | undefined): number[] {
   });
 }
 
-/** The effective depth, as Salt's `process_fields` constrains it. */
-export function effectiveDepth(requested: number, fieldCount: number, query?: QueryLabel): number {
+/**
+ * The effective depth, as Salt's `process_fields` constrains it. `float`: the depth was written as a float, which
+ * Salt keeps where it does not replace it and then fails on (Python's `range` takes no float).
+ */
+export function effectiveDepth(
+  requested: number,
+  fieldCount: number,
+  query?: QueryLabel,
+  float = false,
+): number {
   if (requested === 0 || requested >= fieldCount) return fieldCount - 1;
+  if (float && requested > 0) {
+    throw mysqlError(
+      "SQL_CONFIG",
+      `${prefix(query)}depth ${pyFloatRepr(requested)} is a float, which Salt's MySQL pillar cannot use below the field count (${fieldCount}): it fails with "'float' object cannot be interpreted as an integer"; write ${requested}`,
+      { query },
+    );
+  }
   if (!Number.isInteger(requested) || requested < 0) {
     throw mysqlError(
       "SQL_CONFIG",
@@ -250,11 +270,13 @@ function beginQuery(
   if (n === 1 && pyTruthy(options.asJson ?? options.as_json)) {
     return jsonSink(tree, focus, asList, query, onValue, track);
   }
-  const requested = typeof options.depth === "boolean" ? Number(options.depth) : (options.depth ?? 0);
+  const floatDepth = options.depth instanceof PyFloat;
+  const given = options.depth instanceof PyFloat ? options.depth.value : options.depth;
+  const requested = typeof given === "boolean" ? Number(given) : (given ?? 0);
   if (typeof requested !== "number" || Number.isNaN(requested)) {
     throw mysqlError("SQL_CONFIG", `${prefix(query)}depth must be a number`, { query });
   }
-  const depth = effectiveDepth(requested, n, query);
+  const depth = effectiveDepth(requested, n, query, floatDepth);
   const ignoreNull = pyTruthy(options.ignoreNull ?? options.ignore_null);
   const names = fieldNames.slice();
   const decimals = options.decimalColumns;

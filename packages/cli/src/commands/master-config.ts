@@ -1,4 +1,4 @@
-import { type Dict, isPlainObject, MergeError, PyDict, toPlain } from "@merge/core";
+import { type Dict, isPlainObject, MergeError, PyDict, PyFloat, toPlain } from "@merge/core";
 import type { CliIO } from "../io.js";
 import { type LoadedDocument, loadDocument } from "../load-document.js";
 
@@ -62,9 +62,32 @@ export async function loadMasterConfig(file: string, io: CliIO): Promise<MasterC
       );
     }
     const type = Object.keys(item)[0]!;
-    entries.push({ index, type, value: item[type], exact: exactEntry(exact, index), line: at?.line });
+    const exactValue = exactEntry(exact, index);
+    if (type === "mysql") keepFloatDepths(item[type], exactValue);
+    entries.push({ index, type, value: item[type], exact: exactValue, line: at?.line });
   });
   return { file, document, value, exact, entries };
+}
+
+/**
+ * Puts back, into a `- mysql:` entry's plain configuration, each `depth` written as a float (`depth: 2.0`, or
+ * `[query, 2.0]`), as a `PyFloat`: Salt fails on a float depth it does not replace (see @merge/source-mysql's
+ * `effectiveDepth`), which a plain number could not tell.
+ */
+function keepFloatDepths(plain: unknown, exact: unknown, query = false): void {
+  if (Array.isArray(plain) && Array.isArray(exact)) {
+    // The entry's own list holds queries; a list inside it is one query, `[text, depth]`.
+    if (query && exact[1] instanceof PyFloat) plain[1] = exact[1];
+    else if (!query) {
+      for (const [i, item] of plain.entries()) keepFloatDepths(item, exact[i], true);
+    }
+  } else if (isPlainObject(plain) && exact instanceof PyDict) {
+    for (const key of Object.keys(plain)) {
+      const value = exact.get(key);
+      if (key === "depth" && value instanceof PyFloat) plain[key] = value;
+      else if (!query) keepFloatDepths(plain[key], value, true);
+    }
+  }
 }
 
 /** The value of the one-key mapping at `ext_pillar[index]` of the exact master configuration. */
