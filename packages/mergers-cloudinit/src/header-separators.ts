@@ -22,6 +22,8 @@ interface Edit {
   readonly from: number;
   readonly to: number;
   readonly put: string;
+  /** A part taken out whole: the edits inside it go with it (see `withHeaderSeparators`). */
+  readonly cut?: true;
 }
 
 interface Line {
@@ -41,7 +43,12 @@ export function withHeaderSeparators(bytes: Buffer): Buffer {
   edits.sort((a, b) => a.from - b.from);
   const pieces: Buffer[] = [];
   let from = 0;
+  let cut: Edit | undefined;
   for (const edit of edits) {
+    // Sorted by where they start, so an edit inside the last cut comes after it. A blank line put where a cut
+    // starts belongs to the part before it; it was made earlier, sorts first and stays.
+    if (edit.cut === true) cut = edit;
+    else if (cut !== undefined && edit.from < cut.to) continue;
     pieces.push(bytes.subarray(from, edit.from), Buffer.from(edit.put, "latin1"));
     from = edit.to;
   }
@@ -125,13 +132,7 @@ function scanEntity(
     // part in it (every enclosing boundary ends a part, however deep), and cloud-init skips a multipart part, so it
     // is as if it were not there. mailsplit would take the parent's boundary lines for its own (when it reuses the
     // parent's boundary) or lose the parts after it: it is taken out, with the boundary line before it.
-    const gone = { from: lines[from - 1]!.start, to: lines[to]!.start };
-    // Edits inside it go with it; a blank line put where it starts belongs to the part before it and stays.
-    for (let e = edits.length - 1; e >= 0; e--) {
-      const edit = edits[e]!;
-      if (edit.from > gone.from ? edit.from < gone.to : edit.to > gone.from) edits.splice(e, 1);
-    }
-    edits.push({ ...gone, put: "" });
+    edits.push({ from: lines[from - 1]!.start, to: lines[to]!.start, put: "", cut: true });
     return;
   }
   if (separator !== undefined) separate(separator);
