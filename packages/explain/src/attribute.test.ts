@@ -33,6 +33,22 @@ describe("explainResult", () => {
     expect(entry(explanation, [])?.origin).toBeUndefined();
   });
 
+  it("takes a list a merger replaced with a copy of an input's whole from that input, not item by item", () => {
+    // A fold that copies what it merges (Salt's pillar merge): the result's list is equal to the second input's,
+    // not the same object. Its "web" is that input's, although the first input, whose list lost, had one too.
+    const docs: ExplainDocument[] = [
+      { name: "top", value: { roles: ["base", "web"] } },
+      { name: "app", value: { roles: ["web", "db"] } },
+    ];
+    const explanation = explainResult({ roles: ["web", "db"] }, docs, [event(["roles"], "replaced", 1)]);
+    expect(entry(explanation, ["roles"])?.origin).toMatchObject({ name: "app", path: ["roles"] });
+    expect(entry(explanation, ["roles", 0])?.origin).toMatchObject({ name: "app", path: ["roles", 0] });
+    expect(entry(explanation, ["roles"])?.lost).toMatchObject([{ kind: "list", origin: { name: "top" } }]);
+    // A list that is not the replacing input's own (something was added after) is still matched item by item.
+    const joined = explainResult({ roles: ["web", "db", "x"] }, docs, [event(["roles"], "replaced", 1)]);
+    expect(entry(joined, ["roles", 0])?.origin).toMatchObject({ name: "top", path: ["roles", 1] });
+  });
+
   it("names a value a merger made where its input had none at the value's own path", () => {
     const docs: ExplainDocument[] = [
       { name: "one", value: { a: { c: 1 } } },

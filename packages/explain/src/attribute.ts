@@ -491,6 +491,16 @@ function createWalk(
     addInputs(frame.into, contributors);
   }
 
+  // A container a merger replaced whole with an input's own (the last decision at its path) that is a copy of it, not
+  // the object itself (a fold that copies what it merges into): taken whole from that input all the same, so its
+  // items are not matched against other inputs' equal items, whose containers lost.
+  function replacedBy(value: unknown, last: TraceEvent | undefined, sources: Sources): Place | undefined {
+    if (last?.action !== "replaced" || last.document === undefined) return undefined;
+    const source = sources.find((candidate) => candidate.document === last.document);
+    if (source === undefined || !pyEquals(source.node, value)) return undefined;
+    return source.path === undefined ? samePlace[source.document] : source;
+  }
+
   // `inList`: the last step of `path` is a list index (a number may also be an int key of a mapping). `node` holds
   // the events recorded at `path`, found a step at a time by the callers. The inputs the value came from are added
   // to `into` (its parent's contributors): no set of its own for each scalar.
@@ -513,7 +523,7 @@ function createWalk(
 
     let whole = taken;
     if (whole === undefined && (isList || isDict)) {
-      whole = placeOf(value as object);
+      whole = placeOf(value as object) ?? replacedBy(value, last, sources);
       // Taken whole from the same path of an input (the usual case): its values need no paths of their own.
       if (whole?.path !== undefined && sameSteps(whole.path, here)) whole = samePlace[whole.document];
     }
