@@ -51,6 +51,55 @@ describe("examples/stack", () => {
   });
 });
 
+describe("examples/pillar", () => {
+  const dir = join(EXAMPLES, "pillar");
+  const args = ["pillar", "--config", "master.yml", "--minion-id", "web1", "--pillar", "top.yml"];
+
+  it("compiles web1's pillar as expected.yml says (Salt's stack.py folded by dictupdate.merge)", () => {
+    const run = merge([...args, "--format", "json"], { cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(expected("pillar/expected.yml", "salt"));
+  });
+
+  it("credits each item of a list joined by pillar_merge_lists to its own input, --pillar's included", () => {
+    const run = merge([...args, "--explain"], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(
+      "#   1. top.yml (--pillar)\n#   2. base/common.yml\n#   3. site/web.yml\n" +
+        "timezone: UTC # from base/common.yml:1, replaced by pillar(smart); lost: Etc/UTC (top.yml:2)\n",
+    );
+    expect(run.stdout).toContain(
+      "packages: # from top.yml, base/common.yml, site/web.yml\n" +
+        "- htop # from top.yml:7\n" +
+        "- curl # from base/common.yml:7, appended by pillar(smart) (pillar_merge_lists)\n" +
+        "- nginx # from site/web.yml:4, appended by pillar(smart) (pillar_merge_lists)\n",
+    );
+    // With --explain the data is the same as without.
+    const explained = merge([...args, "--format", "json", "--explain"], { cwd: dir });
+    expect(JSON.parse(explained.stdout).result).toEqual(expected("pillar/expected.yml", "salt"));
+  });
+
+  it("tells, in the story of a key, the step where a later entry replaced an earlier one's value", () => {
+    const run = merge([...args, "--get", "sshd:port", "--explain"], { cwd: dir });
+    expect(run.stdout).toBe(
+      [
+        'Searching for "sshd:port" (sshd.port)',
+        "  in: merge pillar --config master.yml --minion-id web1",
+        "  base/common.yml:10 (input 2)",
+        "    had: 22",
+        "  site/web.yml:2 (input 3)",
+        "    had: 2222",
+        "    replaced by pillar(smart)",
+        "  no value there in 1 other input: top.yml",
+        "Final value: 2222 (from site/web.yml:2)",
+        "Values that lost: 22 (base/common.yml:10)",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
 describe("examples/cloud-config", () => {
   it("writes the seed's run_cmd pair byte for byte as cloud-init does", () => {
     const dir = join(EXAMPLES, "cloud-config", "seed-run-cmd");

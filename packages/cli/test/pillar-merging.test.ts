@@ -126,3 +126,57 @@ describe("merge pillar follows the master's pillar merging options", () => {
     });
   });
 });
+
+// --explain of the fold itself: where an entry (or --pillar under ext_pillar_first) changed what the pillar held,
+// the story names the strategy that decided. app.yml is a template that does not parse as YAML before rendering:
+// --explain names it without lines.
+describe("merge pillar --explain records the merges between external pillars", () => {
+  function explained(options: string, extra: string[] = []): string {
+    const { dir, args } = setup(options);
+    writeFileSync(join(dir, "site.cfg"), "site.yml\n");
+    writeFileSync(join(dir, "site.yml"), "repo: {mirror: site}\nextra: 2\n");
+    writeFileSync(
+      join(dir, "master.yml"),
+      `ext_pillar:\n  - stack: app.cfg\n  - stack: site.cfg\n${options}`,
+    );
+    const run = merge([...args.slice(0, -2), "--explain", ...extra], { cwd: dir });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    return run.stdout;
+  }
+
+  it("names the strategy that replaced a value an earlier entry wrote", () => {
+    const out = explained("");
+    expect(out).toContain("\nextra: 2 # from site.yml:2, replaced by pillar(smart); lost: 1 (app.yml)\n");
+    expect(out).toContain(
+      "\n  mirror: site # from site.yml:1, replaced by pillar(smart); lost: stack (app.yml)\n",
+    );
+    // --pillar is an input of its own, before the entries; a list the stack replaced lost to it.
+    expect(out).toContain("#   1. top.yml (--pillar)\n#   2. app.yml\n#   3. site.yml\n");
+    // The list the stack wrote replaced --pillar's whole: each item is the stack's, even one --pillar also had.
+    expect(out).toContain(
+      "\nroles: # from app.yml, replaced by pillar(smart) (lists are replaced without pillar_merge_lists); lost: a list (top.yml:2)\n" +
+        "- web # from app.yml, replaced by pillar(smart) (lists are replaced without pillar_merge_lists)\n",
+    );
+  });
+
+  it("puts --pillar last in the story with ext_pillar_first, where Salt merges it", () => {
+    const out = explained("ext_pillar_first: true\n", ["--get", "extra"]);
+    expect(out).toContain("  app.yml (input 1)\n    had: 1\n    added by stack()\n");
+    expect(out).toContain(
+      "  site.yml:2 (input 2)\n    had: 2\n    added by stack()\n    replaced by pillar(smart)\n",
+    );
+    const header = explained("ext_pillar_first: true\n");
+    expect(header).toContain("#   3. top.yml (--pillar, merged last: ext_pillar_first)\n");
+    expect(header).toMatch(/^env: prod # from top\.yml:1, added by pillar\(smart\)$/m);
+  });
+
+  it("says a top-level key the overwrite strategy replaced whole, and keys the list strategy dropped", () => {
+    expect(explained("pillar_source_merging_strategy: overwrite\n")).toContain(
+      "\nrepo: # from site.yml:1, replaced by pillar(overwrite) (overwrite replaces a key both have whole); lost: a mapping (top.yml:3), a mapping (app.yml)\n",
+    );
+    expect(explained("pillar_source_merging_strategy: list\n")).toContain(
+      "# removed seen: by pillar(list) in app.yml, list keeps only the keys the pillar had\n",
+    );
+  });
+});

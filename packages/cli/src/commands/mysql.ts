@@ -4,7 +4,8 @@ import { loadMasterConfig } from "./master-config.js";
 import { fetchMysqlEntry } from "./mysql-source.js";
 import { pillarMerging } from "./pillar-merging.js";
 import type { CommandInput } from "./table.js";
-import type { ExplainDocument } from "@merge/explain";
+import { createTraceRecorder, type ExplainDocument } from "@merge/explain";
+import { entryTrace } from "../explain/pillar-trace.js";
 import { saltYaml } from "./checks.js";
 
 /**
@@ -25,14 +26,19 @@ export async function execute({ values, io }: CommandInput): Promise<number> {
   // can be traced to the entry, its line in the master file, the query and the row that produced it).
   let data = new PyDict();
   const documents: ExplainDocument[] = [];
+  // The fold's decisions (an entry replacing or joining what an earlier one wrote), credited to the query.
+  const recorder = options.explain ? createTraceRecorder() : undefined;
   for (const entry of entries) {
     const fetched = await fetchMysqlEntry(values, config, entry, minionId, options.explain);
+    const before = documents.length;
     documents.push(...fetched.documents);
-    data = merging.merge(data, fetched.part);
+    const trace =
+      recorder === undefined ? undefined : entryTrace(recorder, documents, before, documents.length);
+    data = merging.merge(data, fetched.part, trace);
   }
   return await finish(io, options, data, {
     title: `merge mysql --config ${file} --minion-id ${minionId}`,
     documents,
-    events: [],
+    events: recorder?.events ?? [],
   });
 }

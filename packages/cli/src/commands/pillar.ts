@@ -15,7 +15,8 @@ import {
 import { entryName, loadMasterConfig, stackEntryConfig } from "./master-config.js";
 import { pillarMerging } from "./pillar-merging.js";
 import { fetchMysqlEntry } from "./mysql-source.js";
-import { exactMappingFile } from "./stack.js";
+import { exactMappingFile, exactMappingInput } from "./stack.js";
+import { entryTrace } from "../explain/pillar-trace.js";
 import type { CommandInput } from "./table.js";
 import { saltYaml } from "./checks.js";
 
@@ -46,17 +47,35 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
   let mergeExtPillar: ((base: PyDict, incoming: Mapping) => PyDict) | undefined;
   // Salt's pillar, in the exact model: the stack loader is given it (and the grains) as read, computes in it and
   // returns it. It starts from --pillar, the pillar Salt compiles from pillar_roots before the external pillars.
-  const compiled = (await exactMappingFile(values, "pillar", io)) as Mapping | undefined;
+  const compiledInput = await exactMappingInput(values, "pillar", io, recorder !== undefined);
+  const compiled = compiledInput?.value as Mapping | undefined;
   let top: PyDict = new PyDict();
   if (compiled !== undefined) {
     mergeExtPillar ??= (await import("@merge/source-mysql")).mergeExtPillar;
     top = compiled instanceof PyDict ? compiled : mergeExtPillar(top, compiled);
   }
+  // With --explain, --pillar is an input of its own, in its place in Salt's order: first, or with ext_pillar_first
+  // last. Its values are credited to it, and what an entry replaced of it is shown as lost.
+  const addPillarInput = (): void => {
+    if (recorder === undefined || compiledInput === undefined) return;
+    documents[merged.length] = {
+      name: compiledInput.file,
+      value: top,
+      note: merging.extPillarFirst ? "--pillar, merged last: ext_pillar_first" : "--pillar",
+      positionOf: (keys) => compiledInput.positionOf(keys),
+    };
+    merged.push(top);
+  };
+  // The fold's own decisions (an entry replacing or joining what the pillar held) go to the entry's inputs.
+  const traceOf = (from: number) =>
+    recorder === undefined ? undefined : entryTrace(recorder, documents, from, merged.length);
   // With ext_pillar_first the external pillars start from nothing and the pillar_roots pillar goes over them last.
   let pillar: PyDict = merging.extPillarFirst ? new PyDict() : top;
+  if (!merging.extPillarFirst) addPillarInput();
 
   for (const entry of config.entries) {
     if (merging.excluded(entry)) continue;
+    const before = merged.length;
     if (entry.type === "stack") {
       const { loadStack } = await import("@merge/source-stack");
       const loaderOptions: Parameters<typeof loadStack>[0] = {
@@ -77,7 +96,6 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
           registry: captureRegistry(stackRegistry, recorder, merged),
         });
       }
-      const before = merged.length;
       // --watch hears of the stack's files as they are read, --explain or not, and also when the load fails.
       const result = noteFailure(io, baseDir, () =>
         loadStack({ ...loaderOptions, ...stackLoaderHooks(io, baseDir) }),
@@ -94,7 +112,7 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
           documents[before + index] = located(relative(io.cwd, absolute), absolute, merged[before + index]);
         });
       }
-      pillar = merging.merge(pillar, result.data);
+      pillar = merging.merge(pillar, result.data, traceOf(before));
     } else if (entry.type === "mysql") {
       const fetched = await fetchMysqlEntry(values, config, entry, minionId, recorder !== undefined);
       const part = fetched.part;
@@ -103,12 +121,16 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
         documents[merged.length] = document;
         merged.push(document.value);
       }
-      pillar = merging.merge(pillar, part);
+      pillar = merging.merge(pillar, part, traceOf(before));
     } else {
       warn(io, `${entryName(config, entry)}: merge runs only stack and mysql external pillars; skipped`);
     }
   }
-  if (merging.extPillarFirst) pillar = merging.merge(pillar, top);
+  if (merging.extPillarFirst) {
+    const before = merged.length;
+    addPillarInput();
+    pillar = merging.merge(pillar, top, traceOf(before));
+  }
 
   return await finish(io, options, pillar, {
     title: `merge pillar --config ${file} --minion-id ${minionId}`,

@@ -5,7 +5,7 @@ import { captureRegistry, createTraceRecorder, type ExplainDocument } from "@mer
 import { loadStack, type StackLoaderOptions } from "@merge/source-stack";
 import { loadYamlWithPositions } from "@merge/yaml";
 import type { CliIO } from "../io.js";
-import { loadDocument } from "../load-document.js";
+import { type LoadedDocument, loadDocument } from "../load-document.js";
 import {
   createCliRegistry,
   createOutputOptions,
@@ -77,10 +77,23 @@ export async function execute({ values, positionals, io }: CommandInput): Promis
 
 /** A `--grains`-style mapping file in the exact model (`PyDict`), or undefined when the option is absent. */
 export async function exactMappingFile(values: ParsedValues, name: string, io: CliIO): Promise<unknown> {
+  return (await exactMappingInput(values, name, io))?.value;
+}
+
+/**
+ * `exactMappingFile` with the file's positions, for an input `--explain` names (`--pillar` under `merge pillar`):
+ * read once with them (`eager`) when `positions` is true.
+ */
+export async function exactMappingInput(
+  values: ParsedValues,
+  name: string,
+  io: CliIO,
+  positions = false,
+): Promise<LoadedDocument | undefined> {
   const file = values[name];
   if (typeof file !== "string") return undefined;
-  const doc = await loadDocument(file, io, "salt");
-  if (doc.value === null || doc.value === undefined) return new PyDict();
+  const doc = await loadDocument(file, io, "salt", { positions: positions ? "eager" : "lazy" });
+  if (doc.value === null || doc.value === undefined) return { ...doc, value: new PyDict() };
   if (!isMapping(doc.value)) {
     throw new MergeError(
       "INPUT_NOT_MAPPING",
@@ -90,7 +103,7 @@ export async function exactMappingFile(values: ParsedValues, name: string, io: C
       },
     );
   }
-  return doc.value;
+  return doc;
 }
 
 /** The directory the stack's files are named from: the config's own directory, when every config shares one. */
