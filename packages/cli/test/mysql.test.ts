@@ -532,4 +532,38 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(pillar.role).toBe("webserver");
     expect(pillar.timezone).toBe("UTC");
   });
+
+  it("tells where a mysql entry replaced or extended what a stack entry wrote, and credits --pillar's list items", () => {
+    const stack = mkdtempSync(join(tmpdir(), "merge-cli-mysql-stack-"));
+    writeFileSync(join(stack, "app.cfg"), "app.yml\n");
+    writeFileSync(join(stack, "app.yml"), "role: base\nowners: [ops]\nntp: {server: pool}\n");
+    writeFileSync(join(stack, "top.yml"), "owners: [root]\n");
+    const master = join(stack, "master.yml");
+    const query = "SELECT pillar,value FROM pillars WHERE minion_id = %s ORDER BY id";
+    writeFileSync(
+      master,
+      JSON.stringify({
+        mysql: connection,
+        pillar_merge_lists: true,
+        ext_pillar: [{ stack: "app.cfg" }, { mysql: { mysql_query: query } }],
+      }),
+    );
+    const args = ["pillar", "--config", master, "--minion-id", "web01", "--pillar", "top.yml"];
+    const row = `${master}:1 (ext_pillar 2: mysql) query #1 (SELECT pillar,value FROM pillars WHERE m…), row 1 (pillar=role)`;
+    const story = merge([...args, "--get", "role", "--explain"], { cwd: stack });
+    expect(story.stderr).toBe("");
+    expect(story.stdout).toContain(
+      `  app.yml:1 (input 2)\n    had: base\n    added by stack()\n    added by pillar(smart)\n` +
+        `  ${row} (input 3)\n    had: webserver\n    replaced by pillar(smart)\n`,
+    );
+    const annotated = merge([...args, "--explain"], { cwd: stack });
+    expect(annotated.stdout).toContain(
+      "#   1. top.yml (--pillar)\n#   2. app.yml\n" +
+        `#   3. ${master}:1 (ext_pillar 2: mysql) query #1 (SELECT pillar,value FROM pillars WHERE m…)\n`,
+    );
+    expect(annotated.stdout).toContain(
+      "\nowners: # from top.yml, app.yml\n- root # from top.yml:1\n" +
+        "- ops # from app.yml:2, appended by pillar(smart) (pillar_merge_lists)\n",
+    );
+  });
 });

@@ -77,16 +77,15 @@ export function pillarMerging(config: MasterConfig, onWarning: (message: string)
       )}; merging recursively, as Salt falls back to`,
     );
   }
-  // The strategy as the master file names it (`smart` unless set): the one a user looks up.
+  // The strategy as the master file names it (`smart` unless set), the one a user looks up; an unknown name is
+  // what Salt falls back to.
+  const option = options.pillar_source_merging_strategy;
   const named =
-    strategy === "unknown" ||
-    options.pillar_source_merging_strategy === undefined ||
-    options.pillar_source_merging_strategy === null ||
-    options.pillar_source_merging_strategy === ""
-      ? strategy === "unknown"
-        ? "recurse"
-        : "smart"
-      : String(options.pillar_source_merging_strategy);
+    strategy === "unknown"
+      ? "recurse"
+      : option === undefined || option === null || option === ""
+        ? "smart"
+        : String(option);
   const label = `pillar(${named})`;
   const exclude = options.exclude_ext_pillar;
   const excludedTypes = Array.isArray(exclude) ? exclude.filter((x) => typeof x === "string") : [];
