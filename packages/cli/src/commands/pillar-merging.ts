@@ -207,6 +207,9 @@ function update(dest: PyDict, upd: Mapping, mergeLists: boolean, note: Note, at:
   for (const key of keys) {
     const value = getItem(upd, key);
     const current = shared ? getItem(dest, key) : undefined;
+    // A value merged into itself (overwrite put the result's own value there) stays as it is: walking it would
+    // write into the result, which is the caller's, for no change (Salt rebuilds its lists to equal ones).
+    if (shared && current === value && typeof value === "object" && value !== null) continue;
     if (current instanceof PyDict && isMapping(value)) {
       setItem(dest, key, update(current, value, mergeLists, note, [...at, key]));
     } else if (isMapping(current) && isMapping(value)) {
