@@ -8,6 +8,7 @@ import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { constEvaluator } from "./const-eval.js";
 import { type LookupMiss, TemplateProblem } from "./errors.js";
+import { jinjaSyntaxError } from "./jinja-syntax.js";
 import { isInside, readTemplateText, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
 import { NjEnvironment, type NjAny, NjTemplate } from "./nunjucks-internals.js";
 import { pyStr } from "./pyvalues.js";
@@ -42,8 +43,23 @@ function wrapRender(fn: NjAny): NjAny {
   return wrapped;
 }
 
-function syntaxProblem(e: unknown, file: string): TemplateProblem {
+/**
+ * A template that does not compile, as a `TEMPLATE_SYNTAX` problem worded and placed as Jinja words and places it
+ * (jinja-syntax.ts reads the text again for that); nunjucks' own message and position stay for the rare template
+ * that only nunjucks refuses.
+ */
+function syntaxProblem(e: unknown, file: string, src: string, names: CompileNames): TemplateProblem {
   if (e instanceof TemplateProblem) return e;
+  const jinja = jinjaSyntaxError(src, names);
+  if (jinja !== undefined) {
+    return new TemplateProblem(jinja.message, {
+      code: "TEMPLATE_SYNTAX",
+      file,
+      line: jinja.line,
+      column: jinja.column,
+      cause: e,
+    });
+  }
   const err = e as { message?: string; lineno?: number; colno?: number };
   const message = String(err?.message ?? e).replace(/^\(unknown path\)\s*(\[Line \d+, Column \d+\])?\s*/, "");
   return new TemplateProblem(message, {
@@ -69,7 +85,7 @@ export interface CompiledTemplateStore {
 }
 
 // Bumped when what a key covers, or the form of the code compiled for it, changes.
-const KEY_FORMAT = "merge-jinja-8";
+const KEY_FORMAT = "merge-jinja-9";
 
 /**
  * The part of a stored template's key that is the same for every template of a renderer: the options that change the
@@ -123,7 +139,7 @@ export class PyTemplate extends NjTemplate {
           constEvaluator(this.env),
         );
       } catch (e) {
-        throw syntaxProblem(e, this.path);
+        throw syntaxProblem(e, this.path, this.tmplStr, this.env.pyNames as CompileNames);
       }
       props = new Function(code)();
       store?.set(key, code);

@@ -63,7 +63,7 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   ["{{ x is defined is sameas false }}", { error: "You cannot chain multiple tests with is" }],
   ["{% set d = {(1, 2): 'x'} %}{{ d[1, 2] }}|{{ d[(1, 2)] }}|{{ [1][0, 1] }}|", "x|x||"],
   // Jinja: `unexpected ']'`.
-  ["{{ d[1,] }}", { error: "unexpected token: ]" }],
+  ["{{ d[1,] }}", { error: "unexpected ']'" }],
   // Macros as Jinja's Macro objects.
   [
     "{% macro f(a, b=2, c=x) %}{{ varargs }}{% endmacro %}{{ f.name }}|{{ f.arguments }}|{{ f.catch_kwargs }}|{{ f.catch_varargs }}|{{ f.caller }}",

@@ -61,6 +61,8 @@ class PyParser extends BaseParser {
   parseStatement(): NjAny {
     const tok = this.peekToken();
     if (tok && tok.type === njLexer.TOKEN_SYMBOL) {
+      // nunjucks takes `elseif` for `elif`; Jinja knows no such tag.
+      if (tok.value === "elseif") this.fail("unknown block tag: elseif", tok.lineno, tok.colno);
       if (this.breakOnBlocks && this.breakOnBlocks.indexOf(tok.value) !== -1) return null;
       if (tok.value === "do") return this.parseDo();
       if (tok.value === "with") return this.parseWith();
@@ -124,7 +126,9 @@ class PyParser extends BaseParser {
       node.name = new njNodes.Array(first.lineno, first.colno);
       node.name.addChild(first);
       while (this.skip(njLexer.TOKEN_COMMA)) {
-        if (this.peekToken().type === njLexer.TOKEN_SYMBOL && this.peekToken().value === "in") break;
+        // Jinja reads a name after the comma even when it is `in`: `{% for k, in m %}` does not parse.
+        if (this.peekToken().type === njLexer.TOKEN_SYMBOL && this.peekToken().value === "in")
+          this.fail('expected "in" in for loop', forTok.lineno, forTok.colno);
         node.name.addChild(this.parsePrimary(true));
       }
     }
@@ -195,6 +199,9 @@ class PyParser extends BaseParser {
     const node = new njNodes.Set(tag.lineno, tag.colno, []);
     for (;;) {
       const target = this.parsePrimary();
+      // Jinja assigns to names and to a namespace's attribute (`ns.x`), never to a subscript (`x[0]`).
+      if (target instanceof njNodes.LookupVal)
+        this.fail("expected the end of the set tag", target.lineno, target.colno);
       node.targets.push(target);
       if (!this.skip(njLexer.TOKEN_COMMA)) break;
     }
@@ -337,6 +344,9 @@ class PyParser extends BaseParser {
     for (;;) {
       const tok = this.nextToken();
       if (!tok) break;
+      // nunjucks' lexer reads `===` and `!==`; Jinja's reads `==` then a stray `=`, which does not parse.
+      if (tok.type === njLexer.TOKEN_OPERATOR && (tok.value === "===" || tok.value === "!=="))
+        this.fail(`unexpected '='`, tok.lineno, tok.colno);
       if (tok.type === njLexer.TOKEN_OPERATOR && COMPARE_OPERATORS.has(tok.value)) {
         ops.push(new njNodes.CompareOperand(tok.lineno, tok.colno, this.parseConcat(), tok.value));
       } else if (tok.type === njLexer.TOKEN_SYMBOL && tok.value === "in") {
@@ -666,8 +676,8 @@ function readNumber(src: string, at: number): { type: string; text: string } | u
 /** Names that end a test rather than start its argument (`x is even and y`); any other name is the argument. */
 const ENDS_TEST = new Set(["and", "or", "else", "is"]);
 
-/** The comparison operators nunjucks' lexer gives (`===` and `!==` are not Jinja's; the lexer makes them anyway). */
-const COMPARE_OPERATORS = new Set(["==", "!=", "<", ">", "<=", ">=", "===", "!=="]);
+/** Jinja's comparison operators. */
+const COMPARE_OPERATORS = new Set(["==", "!=", "<", ">", "<=", ">="]);
 
 function startsTestArgument(tok: NjAny): boolean {
   switch (tok.type) {
@@ -730,7 +740,10 @@ function parsePyString(tokens: NjAny, quote: string): string {
         for (let i = 0; i <= hexLen; i++) tokens.forward();
         continue;
       }
+      // Python's codec refuses a short hex escape (`'\x4'`), and so Jinja's lexer refuses the template.
+      throw new Error(`truncated \\${e} escape`);
     }
+    if (e === "N" && tokens.str[tokens.index + 1] !== "{") throw new Error("malformed \\N character escape");
     if (e >= "0" && e <= "7") {
       let oct = "";
       while (oct.length < 3 && tokens.current() >= "0" && tokens.current() <= "7") {
@@ -742,9 +755,14 @@ function parsePyString(tokens: NjAny, quote: string): string {
     }
     out += "\\";
   }
+  // nunjucks lets a string run to the end of the template; Jinja's lexer finds no string there and stops.
+  if (tokens.isFinished()) throw new Error("unterminated string");
   tokens.forward();
   return out;
 }
+
+/** The text of a Jinja name: word characters (Jinja's lexer reads the rest of nunjucks' names as other tokens). */
+const NAME_TEXT = /^[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}·]+$/u;
 
 function balancedTokens(src: string, trimBlocks: boolean): NjAny {
   // nunjucks' trimBlocks drops the newline after a block tag; Jinja's trim_blocks also drops it after a comment.
@@ -795,6 +813,10 @@ function balancedTokens(src: string, trimBlocks: boolean): NjAny {
     // `{%+` (Jinja's "keep the white space before this tag", which matters with lstrip_blocks, never on here).
     if (tok?.type === njLexer.TOKEN_BLOCK_START && tok.value === "{%" && tokens.current() === "+")
       tokens.forward();
+    // nunjucks reads a name up to the next space or operator (`a'` and `a$b` are names); Jinja's names are word
+    // characters only, and what follows is another token or no token at all, which never parses.
+    if (tok?.type === njLexer.TOKEN_SYMBOL && !NAME_TEXT.test(tok.value))
+      throw new Error(`invalid name ${tok.value}`);
     // nunjucks reads `null` as None; in Jinja it is an ordinary (usually undefined) name.
     if (tok && tok.type === njLexer.TOKEN_NONE && tok.value === "null")
       return { ...tok, type: njLexer.TOKEN_SYMBOL };

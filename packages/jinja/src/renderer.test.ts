@@ -42,7 +42,7 @@ describe("errors", () => {
   it("fails on an unknown filter at compile time, as Jinja does", () => {
     const e = failure(() => renderCase("{% if false %}{{ 1|nosuchfilter }}{% endif %}"));
     expect(e.code).toBe("TEMPLATE_SYNTAX");
-    expect(e.message).toContain("no filter named 'nosuchfilter'");
+    expect(e.message).toBe("No filter named 'nosuchfilter'.");
   });
 
   it("raises Python's errors for bad operands", () => {

@@ -102,7 +102,7 @@ const JINJA: readonly [template: string, output: string | { error: string }, s?:
   ["{% set x | upper | replace('A', 'z') %}ab{{ 1 }}{% endset %}{{ x }}", "zB1"],
   ["{% set x | trim %}  ab  {% endset %}[{{ x }}]", "[ab]"],
   ["{% set a, b | upper %}ab{% endset %}{{ a }}{{ b }}", "AB"],
-  ["{% set x | nosuchfilter %}ab{% endset %}", { error: "no filter named 'nosuchfilter'" }],
+  ["{% set x | nosuchfilter %}ab{% endset %}", { error: "No filter named 'nosuchfilter'." }],
   ["{% set d = {'b': 1, 'a': [1, 2]} %}{{ d.items()[0] }}|{{ d.keys()[0] }}|{{ d.values()[1] }}", "||"],
   [
     "{% set d = {'b': 1, 'a': [1, 2]} %}{{ d.items()[0][1] }}",
