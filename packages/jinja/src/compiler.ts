@@ -6,6 +6,7 @@ import { PyFloat } from "@merge/core";
 import { type NjAny, njCompiler, njNodes, njRuntime } from "./nunjucks-internals.js";
 import { type ConstEvaluator, FOLDED_NAME, markFolds } from "./const-fold.js";
 import { PyFor, parseTemplate } from "./parser.js";
+import { markSoftNames } from "./soft-frames.js";
 
 const BaseCompiler: NjAny = njCompiler.Compiler;
 
@@ -554,7 +555,13 @@ class PyCompiler extends BaseCompiler {
 
   compileFilter(node: NjAny, frame: NjAny): void {
     const name = node.name.value as string;
-    if (!this.names.filters.has(name)) this.fail(`no filter named '${name}'`, node.lineno, node.colno);
+    if (!this.names.filters.has(name)) {
+      if (node.pySoft === true) {
+        this.compileMissing(`No filter named '${name}' found.`, node.args, frame);
+        return;
+      }
+      this.fail(`No filter named '${name}'.`, node.lineno, node.colno);
+    }
     if (this.pyFolding === true && CONTEXT_FILTERS.has(name)) {
       this._emit("runtime.pyNotConstant()");
       return;
@@ -596,6 +603,17 @@ class PyCompiler extends BaseCompiler {
   }
 
   /**
+   * An unknown filter or test where Jinja checks it only when it runs (see soft-frames.ts): its arguments are
+   * computed, then it fails with Jinja's runtime `message`.
+   */
+  private compileMissing(message: string, args: NjAny, frame: NjAny): void {
+    this._emit(`runtime.pyMissingName(${str(message)}, `);
+    if (hasSplat(args)) this.compileArgList(args, frame);
+    else this._compileAggregate(args, frame, "[", "]");
+    this._emit(")");
+  }
+
+  /**
    * A call of filter or test `fn` through `runtime.pyChecked`, which gives an undefined value among the first `named`
    * arguments Jinja's message for it (named by its expression) when the call fails on it.
    */
@@ -612,9 +630,15 @@ class PyCompiler extends BaseCompiler {
     let name: string;
     if (right instanceof njNodes.FunCall) name = String(right.name.value);
     else name = right.value === null ? "none" : String(right.value);
-    if (!this.names.tests.has(name)) this.fail(`no test named '${name}'`, node.lineno, node.colno);
     const args = new njNodes.NodeList(node.lineno, node.colno, [node.left]);
     if (right instanceof njNodes.FunCall && right.args) for (const a of right.args.children) args.addChild(a);
+    if (!this.names.tests.has(name)) {
+      if (node.pySoft === true) {
+        this.compileMissing(`No test named '${name}' found.`, args, frame);
+        return;
+      }
+      this.fail(`No test named '${name}'.`, node.lineno, node.colno);
+    }
     if (TESTS_REFUSING_UNDEFINED.has(name)) {
       this._emit("(");
       this.compileChecked(`env.getTest(${str(name)})`, args, frame, args.children.length);
@@ -1017,6 +1041,7 @@ export function compileTemplate(
     saltTags: names.saltTags !== false,
     trimBlocks: names.trimBlocks === true,
   });
+  markSoftNames(root);
   if (evaluate !== undefined) markFolds(root, evaluate);
   compiler.compile(root, undefined);
   return compiler.getCode();

@@ -181,6 +181,17 @@ describe("template syntax errors", () => {
     expect(String((e.source as { file?: string }).file)).toMatch(/m\.jinja$/);
   });
 
+  it("finds an unknown filter in a loop inside an if, and in the value of an inline if put through a filter", () => {
+    const names = { filters: new Set<string>(), tests: new Set<string>() };
+    expect(
+      jinjaSyntaxError("{% if x %}\n{% for a in b %}{{ a|nope }}{% endfor %}{% endif %}", names),
+    ).toMatchObject({
+      message: "No filter named 'nope'.",
+      line: 2,
+    });
+    expect(jinjaSyntaxError("{{ (1 if x else 2)|nope }}", names)?.message).toBe("No filter named 'nope'.");
+  });
+
   it("finds nothing in templates Jinja compiles", () => {
     const names = { filters: new Set(["upper", "load_yaml"]), tests: new Set(["defined"]) };
     for (const template of [
@@ -192,6 +203,8 @@ describe("template syntax errors", () => {
       "{% from 'x' import a as b, c with context %}{% include ['a', 'b'] ignore missing without context %}",
       "{% filter upper %}x{% endfilter %}{% with a = 1, b = 2 %}{% endwith %}{% autoescape true %}{% endautoescape %}",
       "{% if a %}{% elif b %}{% else: %}{% endif %}{{ x is not defined }}{{ 0x1F + 1_000 + 1.5e3 }}",
+      // Unknown names inside an `if` are checked when they run.
+      "{% if x|nope %}{% elif y %}{{ a is nope }}{% else %}{{ 1|nope if y }}{% endif %}{{ b|nope if c else d }}",
     ]) {
       expect(jinjaSyntaxError(template, names), template).toBeUndefined();
     }

@@ -389,7 +389,15 @@ class Checker {
   private readonly tagStack: string[] = [];
   private readonly endStack: (readonly string[])[] = [];
   /** Filters and tests named, and blocks defined, in the order Jinja's compiler meets them. */
-  readonly uses: { kind: "filter" | "test" | "block"; name: string; line: number; column: number }[] = [];
+  readonly uses: {
+    kind: "filter" | "test" | "block";
+    name: string;
+    line: number;
+    column: number;
+    soft: boolean;
+  }[] = [];
+  /** Inside an `if` or an inline if, where Jinja checks filter and test names only when they run (soft-frames.ts). */
+  private soft = false;
 
   constructor(
     private readonly s: Stream,
@@ -485,6 +493,17 @@ class Checker {
     }
   }
 
+  /** Runs `read` with the filters and tests it meets in a soft frame (`true`) or in a frame of their own. */
+  private framed<T>(soft: boolean, read: () => T): T {
+    const was = this.soft;
+    this.soft = soft;
+    try {
+      return read();
+    } finally {
+      this.soft = was;
+    }
+  }
+
   private tag(name: string): void {
     const s = this.s;
     switch (name) {
@@ -495,8 +514,10 @@ class Checker {
           this.tuple({ condexpr: true });
           return;
         }
-        this.filter(false);
-        this.statements(["name:endset"], true);
+        this.framed(false, () => {
+          this.filter(false);
+          this.statements(["name:endset"], true);
+        });
         return;
       }
       case "for": {
@@ -504,22 +525,18 @@ class Checker {
         this.assignTarget({});
         s.expect("name:in");
         this.tuple({ condexpr: false });
-        if (s.skipIf("name:if")) this.expression();
-        s.skipIf("name:recursive");
-        this.statements(["name:endfor", "name:else"]);
-        if (s.next().value !== "endfor") this.statements(["name:endfor"], true);
+        this.framed(false, () => {
+          if (s.skipIf("name:if")) this.expression();
+          s.skipIf("name:recursive");
+          this.statements(["name:endfor", "name:else"]);
+          if (s.next().value !== "endfor") this.statements(["name:endfor"], true);
+        });
         return;
       }
       case "if": {
         s.expect("name:if");
-        for (;;) {
-          this.tuple({ condexpr: false });
-          this.statements(["name:elif", "name:else", "name:endif"]);
-          const tok = s.next();
-          if (matches(tok, "name:elif")) continue;
-          if (matches(tok, "name:else")) this.statements(["name:endif"], true);
-          return;
-        }
+        this.framed(true, () => this.ifBody());
+        return;
       }
       case "with": {
         s.next();
@@ -531,13 +548,13 @@ class Checker {
           s.expect("assign");
           this.expression();
         }
-        this.statements(["name:endwith"], true);
+        this.framed(false, () => this.statements(["name:endwith"], true));
         return;
       }
       case "autoescape":
         s.next();
         this.expression();
-        this.statements(["name:endautoescape"], true);
+        this.framed(false, () => this.statements(["name:endautoescape"], true));
         return;
       case "block": {
         const tok = s.next();
@@ -548,8 +565,8 @@ class Checker {
           this.fail(
             "Block names in Jinja have to be valid Python identifiers and may not contain hyphens, use an underscore instead.",
           );
-        this.uses.push({ kind: "block", name: block, line: tok.line, column: tok.column });
-        this.statements(["name:endblock"], true);
+        this.uses.push({ kind: "block", name: block, line: tok.line, column: tok.column, soft: false });
+        this.framed(false, () => this.statements(["name:endblock"], true));
         s.skipIf(`name:${block}`);
         return;
       }
@@ -572,8 +589,10 @@ class Checker {
       case "macro":
         s.next();
         this.assignTarget({ nameOnly: true });
-        this.signature();
-        this.statements(["name:endmacro"], true);
+        this.framed(false, () => {
+          this.signature();
+          this.statements(["name:endmacro"], true);
+        });
         return;
       case "print": {
         s.next();
@@ -587,16 +606,18 @@ class Checker {
       }
       case "call": {
         const tok = s.next();
-        if (s.current.type === "lparen") this.signature();
+        if (s.current.type === "lparen") this.framed(false, () => this.signature());
         const call = this.expression();
         if (call.kind !== "call") this.fail("expected call", tok.line, tok.column);
-        this.statements(["name:endcall"], true);
+        this.framed(false, () => this.statements(["name:endcall"], true));
         return;
       }
       case "filter":
         s.next();
-        this.filter(true);
-        this.statements(["name:endfilter"], true);
+        this.framed(false, () => {
+          this.filter(true);
+          this.statements(["name:endfilter"], true);
+        });
         return;
       case "do":
         s.next();
@@ -611,7 +632,20 @@ class Checker {
         s.next();
         s.expect("name:as");
         this.assignTarget({});
-        this.statements(["name:endload"], true);
+        this.framed(false, () => this.statements(["name:endload"], true));
+    }
+  }
+
+  /** An `if` tag after its name: the test, the body, any `elif` and `else` branches. */
+  private ifBody(): void {
+    const s = this.s;
+    for (;;) {
+      this.tuple({ condexpr: false });
+      this.statements(["name:elif", "name:else", "name:endif"]);
+      const tok = s.next();
+      if (matches(tok, "name:elif")) continue;
+      if (matches(tok, "name:else")) this.statements(["name:endif"], true);
+      return;
     }
   }
 
@@ -705,10 +739,15 @@ class Checker {
     const s = this.s;
     let line = s.current.line;
     let column = s.current.column;
+    const first = this.uses.length;
     let e = this.or();
     while (s.skipIf("name:if")) {
-      this.or();
-      if (s.skipIf("name:else")) this.condexpr();
+      // The whole inline if is a soft frame, the value before `if` (read already) included.
+      for (let i = first; i < this.uses.length; i++) (this.uses[i] as { soft: boolean }).soft = true;
+      this.framed(true, () => {
+        this.or();
+        if (s.skipIf("name:else")) this.condexpr();
+      });
       e = { kind: "condexpr", line, column };
       line = s.current.line;
       column = s.current.column;
@@ -1035,7 +1074,7 @@ class Checker {
         name += `.${s.expect("name").value}`;
       }
       if (s.current.type === "lparen") this.callArgs();
-      this.uses.push({ kind: "filter", name, line: tok.line, column: tok.column });
+      this.uses.push({ kind: "filter", name, line: tok.line, column: tok.column, soft: this.soft });
       e = { kind: "filter", line: tok.line, column: tok.column };
     }
     return e;
@@ -1059,7 +1098,7 @@ class Checker {
       if (matches(s.current, "name:is")) this.fail("You cannot chain multiple tests with is");
       this.postfix(this.primary());
     }
-    this.uses.push({ kind: "test", name, line: tok.line, column: tok.column });
+    this.uses.push({ kind: "test", name, line: tok.line, column: tok.column, soft: this.soft });
     return { kind: negated ? "not" : "test", line: tok.line, column: tok.column };
   }
 }
@@ -1089,6 +1128,7 @@ export function jinjaSyntaxError(src: string, options: JinjaSyntaxOptions): Jinj
     blocks.add(use.name);
   }
   for (const use of checker.uses) {
+    if (use.soft) continue;
     if (use.kind === "filter" && !options.filters.has(use.name))
       return { message: `No filter named ${pyRepr(use.name)}.`, line: use.line, column: use.column };
     if (use.kind === "test" && !options.tests.has(use.name))

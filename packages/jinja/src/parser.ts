@@ -761,8 +761,8 @@ function parsePyString(tokens: NjAny, quote: string): string {
   return out;
 }
 
-/** The text of a Jinja name: word characters (Jinja's lexer reads the rest of nunjucks' names as other tokens). */
-const NAME_TEXT = /^[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}·]+$/u;
+/** The word characters a Jinja name is made of, at the start of a nunjucks name. */
+const NAME_PREFIX = /^[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}·]+/u;
 
 function balancedTokens(src: string, trimBlocks: boolean): NjAny {
   // nunjucks' trimBlocks drops the newline after a block tag; Jinja's trim_blocks also drops it after a comment.
@@ -813,10 +813,17 @@ function balancedTokens(src: string, trimBlocks: boolean): NjAny {
     // `{%+` (Jinja's "keep the white space before this tag", which matters with lstrip_blocks, never on here).
     if (tok?.type === njLexer.TOKEN_BLOCK_START && tok.value === "{%" && tokens.current() === "+")
       tokens.forward();
-    // nunjucks reads a name up to the next space or operator (`a'` and `a$b` are names); Jinja's names are word
-    // characters only, and what follows is another token or no token at all, which never parses.
-    if (tok?.type === njLexer.TOKEN_SYMBOL && !NAME_TEXT.test(tok.value))
-      throw new Error(`invalid name ${tok.value}`);
+    // nunjucks reads a name up to the next space or operator (`if'a'`, `a$b`); Jinja's names are word characters
+    // only. The name ends where they do and the rest is read again (`if` then the string `'a'`); a character Jinja
+    // reads as no token at all (`$`) does not parse.
+    if (tok?.type === njLexer.TOKEN_SYMBOL) {
+      const word = NAME_PREFIX.exec(tok.value)?.[0] ?? "";
+      if (word === "") throw new Error(`unexpected character in ${tok.value}`);
+      if (word.length < tok.value.length) {
+        tokens.backN(tok.value.length - word.length);
+        return { ...tok, value: word };
+      }
+    }
     // nunjucks reads `null` as None; in Jinja it is an ordinary (usually undefined) name.
     if (tok && tok.type === njLexer.TOKEN_NONE && tok.value === "null")
       return { ...tok, type: njLexer.TOKEN_SYMBOL };

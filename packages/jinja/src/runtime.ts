@@ -854,6 +854,11 @@ function pyNameError(name: string): never {
   throw new TemplateProblem(`NameError: name '${name}' is not defined`);
 }
 
+/** An unknown filter or test that Jinja checks only when it runs (soft-frames.ts), after its arguments are computed. */
+function pyMissingName(message: string, _args: unknown): never {
+  throw new TemplateProblem(message);
+}
+
 /** What Jinja's constant folding does not compute (a call, a filter given the render context). */
 export const NOT_CONSTANT: unique symbol = Symbol("not a constant");
 
@@ -887,6 +892,7 @@ export const pyRuntime: Record<string, unknown> = Object.freeze(
     pyOp,
     pyDict: pyDictLiteral,
     pyNameError,
+    pyMissingName,
     pyNotConstant,
     pyKwargs,
     pyTuple,
