@@ -64,6 +64,12 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
   ["{% set d = {(1, 2): 'x'} %}{{ d[1, 2] }}|{{ d[(1, 2)] }}|{{ [1][0, 1] }}|", "x|x||"],
   // Jinja: `unexpected ']'`.
   ["{{ d[1,] }}", { error: "unexpected ']'" }],
+  // `x[]` is a subscript by the empty tuple (a missing comma in `get('a' [])` makes one): undefined where there is none.
+  [
+    "{% set d = {(): 'e'} %}{{ d[] }}|{{ 'abc'[] is defined }}|{{ [1][] is defined }}|{{ d.get('a' []) }}",
+    "e|False|False|None",
+  ],
+  ["{{ nope[] }}", { error: "'nope' is undefined" }],
   // Macros as Jinja's Macro objects.
   [
     "{% macro f(a, b=2, c=x) %}{{ varargs }}{% endmacro %}{{ f.name }}|{{ f.arguments }}|{{ f.catch_kwargs }}|{{ f.catch_varargs }}|{{ f.caller }}",

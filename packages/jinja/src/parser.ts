@@ -625,8 +625,9 @@ class PyParser extends BaseParser {
       parts[parts.length - 1] = this.parseExpression();
     }
     if (colons === 0) {
-      if (parts[0] === null) this.fail("empty subscript", open.lineno, open.colno);
-      if (tuple === undefined) return new njNodes.LookupVal(open.lineno, open.colno, target, parts[0]);
+      // `x[]` looks up the empty tuple, as in Jinja (usually a missing comma: `f('a' [])`).
+      if (parts[0] === null) tuple = [];
+      else if (tuple === undefined) return new njNodes.LookupVal(open.lineno, open.colno, target, parts[0]);
       const key = new njNodes.Group(open.lineno, open.colno, tuple);
       key.pyTuple = true;
       return new njNodes.LookupVal(open.lineno, open.colno, target, key);
