@@ -70,6 +70,12 @@ const JINJA: readonly [template: string, output: string | { error: string }][] =
     "e|False|False|None",
   ],
   ["{{ nope[] }}", { error: "'nope' is undefined" }],
+  // A tuple after `{{` and after `if`/`elif`, as Jinja reads them there.
+  [
+    "{{ 1, 2 }}|{{ 1, }}|{{ (1, 2), 3 }}|{{ 1 if 0 else 2, 3 }}|{{ 1, 2 | string }}",
+    "(1, 2)|(1,)|((1, 2), 3)|(2, 3)|(1, '2')",
+  ],
+  ["{% if 0, %}y{% else %}n{% endif %}|{% if 0 %}a{% elif 0, 0 %}b{% endif %}", "y|b"],
   // Macros as Jinja's Macro objects.
   [
     "{% macro f(a, b=2, c=x) %}{{ varargs }}{% endmacro %}{{ f.name }}|{{ f.arguments }}|{{ f.catch_kwargs }}|{{ f.catch_varargs }}|{{ f.caller }}",

@@ -57,6 +57,55 @@ class PyParser extends BaseParser {
 
   /** Whether Salt's serializer tags are known (set by `parseTemplate`). */
   declare pySaltTags: boolean;
+  /**
+   * Set when the parser has just taken a `{{`, or the `if`/`elif` opening a tag: Jinja reads a tuple there
+   * (`{{ a, b }}` prints `(a, b)`, `{% if a, %}` is true), where nunjucks reads one expression.
+   */
+  declare pyTupleNext: boolean;
+  declare pyPeeking: boolean;
+  /** The last token taken, and the type of the one taken before it (a token pushed back and taken again counts once). */
+  declare pyLastToken: NjAny;
+  declare pyTypeBefore: string | undefined;
+
+  nextToken(withWhitespace?: boolean): NjAny {
+    const tok = super.nextToken(withWhitespace);
+    if (!this.pyPeeking && tok !== this.pyLastToken) {
+      this.pyTypeBefore = this.pyLastToken?.type;
+      this.pyLastToken = tok;
+    }
+    if (!this.pyPeeking) {
+      const afterTagStart = this.pyTypeBefore === njLexer.TOKEN_BLOCK_START;
+      this.pyTupleNext =
+        tok?.type === njLexer.TOKEN_VARIABLE_START ||
+        (afterTagStart && tok?.type === njLexer.TOKEN_SYMBOL && (tok.value === "if" || tok.value === "elif"));
+    }
+    return tok;
+  }
+
+  peekToken(): NjAny {
+    if (this.peeked) return this.peeked;
+    this.pyPeeking = true;
+    try {
+      return super.peekToken();
+    } finally {
+      this.pyPeeking = false;
+    }
+  }
+
+  parseExpression(): NjAny {
+    if (this.pyTupleNext !== true) return super.parseExpression();
+    this.pyTupleNext = false;
+    const first = super.parseExpression();
+    if (this.peekToken()?.type !== njLexer.TOKEN_COMMA) return first;
+    const tuple = new njNodes.Group(first.lineno, first.colno, [first]);
+    tuple.pyTuple = true;
+    while (this.skip(njLexer.TOKEN_COMMA)) {
+      const next = this.peekToken()?.type;
+      if (next === njLexer.TOKEN_VARIABLE_END || next === njLexer.TOKEN_BLOCK_END) break;
+      tuple.addChild(super.parseExpression());
+    }
+    return tuple;
+  }
 
   parseStatement(): NjAny {
     const tok = this.peekToken();
