@@ -115,7 +115,20 @@ export class YamlConstructor {
   /** Collections and anchored nodes already built: PyYAML builds each node once and shares the result. */
   private readonly built = new Map<Node, Built>();
   private readonly aliasTargets = new Map<Alias, Node>();
-  private readonly flattened = new Map<YAMLMap, PairRef[]>();
+  /**
+   * A mapping's entries as merging has left them so far (PyYAML's `node.value`, which `flatten_mapping` changes in
+   * place): what a mapping that merges it, or merges itself while it is being merged, takes at that moment.
+   */
+  private readonly entries = new Map<YAMLMap, PairRef[]>();
+  /**
+   * Once a mapping merges itself (`resolveAnchors`): the collections being built, with their list or mapping as soon
+   * as it is made (undefined before). PyYAML makes each collection empty before it fills it, so a value reached
+   * again while it is built is that unfinished collection, not an error: merged entries may lead back to it, and
+   * their value may yet be replaced by a later key of the same name.
+   */
+  private building: Map<Node, unknown> | undefined;
+  /** Unfinished collections handed out (see `building`), with the alias or node that reached each. */
+  private readonly reachedEarly = new Map<unknown, Node>();
   /** In PyYAML's order: the collections met whose contents are built later, in this order. */
   private readonly deferred: Node[] | undefined;
 
@@ -133,6 +146,7 @@ export class YamlConstructor {
     }
     try {
       const value = this.node(root ?? EMPTY);
+      if (this.reachedEarly.size > 0) this.refuseCycles(value);
       return { value, pos: this.lastPosition() };
     } catch (error) {
       if (isMergeError(error) && error.code !== "SIZE_LIMIT") this.firstErrorAsPyyaml(root);
@@ -255,18 +269,24 @@ export class YamlConstructor {
 
   /**
    * PyYAML's composer: anchors in document order, an alias to an unknown anchor or a second anchor of the same name
-   * is an error. Recursive aliases (to a node that contains the alias) cannot become JSON-like data: refused.
+   * is an error. Recursive aliases (to a node that contains the alias) cannot become JSON-like data: refused, except
+   * where the alias is merged (`<<: *self` or an item of `<<: [...]` inside the anchored mapping), which PyYAML
+   * reads without a cycle: merging takes the mapping's entries, not the mapping. Should such a merge still make a
+   * value hold itself, building it refuses it (`node`).
    */
   private resolveAnchors(root: AnyNode): void {
     if (!this.o.hasAnchors) return;
     const anchors = new Map<string, Node>();
     const open = new Set<Node>();
-    const visit = (node: AnyNode): void => {
+    const visit = (node: AnyNode, merged: boolean): void => {
       if (node === null || node === undefined) return;
       if (isAlias(node)) {
         const target = anchors.get(node.source);
         if (target === undefined) this.fail("YAML_PARSE", `found undefined alias '${node.source}'`, node);
-        if (open.has(target)) this.fail("YAML_PARSE", `found recursive alias '${node.source}'`, node);
+        if (open.has(target)) {
+          if (!merged) this.fail("YAML_PARSE", `found recursive alias '${node.source}'`, node);
+          this.building = new Map();
+        }
         this.aliasTargets.set(node, target);
         return;
       }
@@ -278,17 +298,18 @@ export class YamlConstructor {
       if (isMap(node)) {
         open.add(node);
         for (const pair of node.items) {
-          visit(pair.key as AnyNode);
-          visit(pair.value as AnyNode);
+          visit(pair.key as AnyNode, false);
+          visit(pair.value as AnyNode, this.o.mayMerge && this.isMergeKey(this.deref(pair.key as AnyNode)));
         }
         open.delete(node);
       } else if (isSeq(node)) {
         open.add(node);
-        for (const item of node.items) visit(item as AnyNode);
+        // The items of a merged sequence are merged too.
+        for (const item of node.items) visit(item as AnyNode, merged);
         open.delete(node);
       }
     };
-    visit(root);
+    visit(root, false);
   }
 
   private deref(node: AnyNode): AnyNode {
@@ -313,7 +334,8 @@ export class YamlConstructor {
 
   private node(node: AnyNode): unknown {
     if (node === null || node === undefined) node = EMPTY;
-    if (isAlias(node)) node = this.deref(node)!;
+    const alias = isAlias(node) ? node : undefined;
+    if (alias !== undefined) node = this.deref(alias)!;
     // Without an anchor in the text no node can be reached twice, so the cache would only cost time and memory.
     const anchors = this.o.hasAnchors;
     const cached = anchors ? this.built.get(node) : undefined;
@@ -336,8 +358,16 @@ export class YamlConstructor {
       if ((node as Scalar).anchor === undefined) return value;
     } else {
       this.spend(1, node);
-      if (this.deferred === undefined) value = this.collection(node);
-      else {
+      if (this.deferred === undefined) {
+        const building = this.building;
+        if (building === undefined) value = this.collection(node);
+        else if (building.has(node)) return this.unfinished(node, alias, building.get(node));
+        else {
+          building.set(node, undefined);
+          value = this.collection(node);
+          building.delete(node);
+        }
+      } else {
         // A tag with no constructor for collections fails at once; the others build their contents later.
         const tag = this.tagOf(node);
         if (tag !== undefined && !COLLECTION_TAGS.has(tag)) this.tagError(node, tag);
@@ -347,6 +377,64 @@ export class YamlConstructor {
     }
     if (anchors) this.built.set(node, { value, size: this.count - before, pos: this.lastPosition() });
     return value;
+  }
+
+  /** A collection reached again while it is built (see `building`): its unfinished list or mapping. */
+  private unfinished(node: Node, alias: Alias | undefined, value: unknown): unknown {
+    // Not made yet: reached again from its own tag or key (a collection key is refused anyway).
+    if (value === undefined) this.recursive(alias ?? node, alias);
+    this.spend(1, node);
+    this.setLastPos(undefined);
+    if (!this.reachedEarly.has(value)) this.reachedEarly.set(value, alias ?? node);
+    return value;
+  }
+
+  /** Makes a collection's list or mapping the one a value reached again while it is built gets. */
+  private opened(node: Node, value: unknown): void {
+    if (this.building?.has(node) === true) this.building.set(node, value);
+  }
+
+  /**
+   * A self-merge can make a value hold itself (`l: &l {m: {<<: *l}}`: `m` holds `m`). PyYAML builds such a cycle;
+   * like any recursive alias, it is refused here, at the alias that reached the unfinished collection. The
+   * collections such aliases reached but that the document no longer holds (their key was replaced) do not matter.
+   */
+  private refuseCycles(root: unknown): void {
+    const done = new Set<unknown>();
+    const path: unknown[] = [];
+    const onPath = new Set<unknown>();
+    const visit = (value: unknown): void => {
+      if (typeof value !== "object" || value === null || done.has(value)) return;
+      if (onPath.has(value)) {
+        const cycle = path.slice(path.lastIndexOf(value));
+        const early = cycle.find((entry) => this.reachedEarly.has(entry)) ?? value;
+        const at = this.reachedEarly.get(early);
+        this.recursive(at, at !== undefined && isAlias(at) ? at : undefined);
+      }
+      let inner: Iterable<unknown>;
+      if (value instanceof PyDict) inner = value.values();
+      else if (Array.isArray(value)) inner = value;
+      else if (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)
+        inner = Object.values(value);
+      else return;
+      path.push(value);
+      onPath.add(value);
+      for (const item of inner) visit(item);
+      path.pop();
+      onPath.delete(value);
+      done.add(value);
+    };
+    visit(root);
+  }
+
+  private recursive(node: AnyNode, alias: Alias | undefined): never {
+    this.fail(
+      "YAML_PARSE",
+      alias !== undefined
+        ? `found recursive alias '${alias.source}'`
+        : "found recursive alias: a merge key makes a mapping hold itself",
+      node,
+    );
   }
 
   /** Gives a scalar the value PyYAML reads from its source (see fold.ts); each node once. */
@@ -374,8 +462,13 @@ export class YamlConstructor {
         case undefined:
         case TAG.map:
           return this.mapping(node, this.o.mappings === "exact");
-        case TAG.set:
-          return new Set((this.mapping(node, true) as PyDict).keyList());
+        case TAG.set: {
+          // Made before its contents, as PyYAML makes it: a value inside may reach it (see `building`).
+          const set = new Set<unknown>();
+          this.opened(node, set);
+          for (const key of (this.mapping(node, true, true) as PyDict).keyList()) set.add(key);
+          return set;
+        }
         case TAG.omap:
         case TAG.pairs:
           this.fail("YAML_TAG", `expected a sequence for ${tag}, but found mapping`, node);
@@ -413,6 +506,7 @@ export class YamlConstructor {
 
   private sequence(node: YAMLSeq): unknown[] {
     const out: unknown[] = [];
+    this.opened(node, out);
     const positions: BuiltPosition[] | undefined = this.o.track ? [] : undefined;
     for (const item of node.items) {
       out.push(this.node(item as AnyNode));
@@ -425,6 +519,7 @@ export class YamlConstructor {
   /** `!!omap` / `!!pairs`: a sequence of one-pair mappings, built as `[key, value]` arrays (Python's tuples). */
   private pairs(node: YAMLSeq): [unknown, unknown][] {
     const out: [unknown, unknown][] = [];
+    this.opened(node, out);
     for (const raw of node.items) {
       const item = this.deref(raw as AnyNode);
       if (!isMap(item))
@@ -446,22 +541,41 @@ export class YamlConstructor {
     return tag === undefined && (node.type === "PLAIN" || node.tag === "!") && node.source === "<<";
   }
 
-  /** PyYAML's `flatten_mapping` (Salt's variant for the salt flavour): merged pairs first, explicit keys winning. */
+  /** The entries of a mapping as they stand (see `entries`). */
+  private entriesOf(node: YAMLMap): PairRef[] {
+    let list = this.entries.get(node);
+    if (list === undefined) {
+      list = (node.items as unknown as PairRef[]).slice();
+      this.entries.set(node, list);
+    }
+    return list;
+  }
+
+  /**
+   * PyYAML's `flatten_mapping` (Salt's variant for the salt flavour): each `<<` entry is taken out of the mapping's
+   * entries where it stands, the mappings it names are flattened first, and their entries go before the mapping's
+   * own, explicit keys winning. The steps are PyYAML's, in its order, on entries that change as it goes, because a
+   * mapping may merge itself: `l: &l {a: 1, <<: *l, b: 2}` takes `a` and `b` (what `l` holds once its `<<` is out),
+   * and a self-merge in a list (`<<: [*l]`) takes what `l` holds when that list is read.
+   */
   private flatten(node: YAMLMap): PairRef[] {
-    const done = this.flattened.get(node);
-    if (done !== undefined) return done;
     const merged: PairRef[] = [];
-    const explicit: PairRef[] = [];
-    for (const pair of node.items) {
-      const key = this.deref(pair.key as AnyNode);
+    let index = 0;
+    for (let own = this.entriesOf(node); index < own.length; own = this.entriesOf(node)) {
+      const pair = own[index]!;
+      const key = this.deref(pair.key);
       if (!this.isMergeKey(key)) {
-        explicit.push({ key: pair.key as AnyNode, value: pair.value as AnyNode });
+        index++;
         continue;
       }
-      const value = this.deref(pair.value as AnyNode);
+      own.splice(index, 1);
+      const value = this.deref(pair.value);
       if (isMap(value)) {
-        this.append(merged, this.flatten(value), node);
+        this.flatten(value);
+        this.append(merged, this.entriesOf(value), node);
       } else if (isSeq(value)) {
+        // Each mapping's entries as they stand once it is flattened (the list itself: a later item's merging may
+        // still change it), applied last first, so that earlier mappings of the list win.
         const groups: PairRef[][] = [];
         for (const raw of value.items) {
           const sub = this.deref(raw as AnyNode);
@@ -472,9 +586,9 @@ export class YamlConstructor {
               sub ?? value,
             );
           }
-          groups.push(this.flatten(sub));
+          this.flatten(sub);
+          groups.push(this.entriesOf(sub));
         }
-        // Earlier mappings of the list win, so they are applied last.
         for (let i = groups.length - 1; i >= 0; i--) this.append(merged, groups[i]!, node);
       } else {
         this.fail(
@@ -486,9 +600,10 @@ export class YamlConstructor {
         );
       }
     }
+    const explicit = this.entriesOf(node);
+    if (merged.length === 0) return explicit;
     let result: PairRef[];
-    if (merged.length === 0) result = explicit;
-    else if (this.o.flavor === "salt") {
+    if (this.o.flavor === "salt") {
       // Salt drops merged entries whose key is written explicitly (compared as written text).
       const written = new Set<string>();
       for (const pair of explicit) {
@@ -505,11 +620,12 @@ export class YamlConstructor {
             : undefined;
         return text === undefined || !written.has(text);
       });
-      result.push(...explicit);
+      for (const pair of explicit) result.push(pair);
     } else {
-      result = merged.concat(explicit);
+      result = merged;
+      for (const pair of explicit) result.push(pair);
     }
-    this.flattened.set(node, result);
+    this.entries.set(node, result);
     return result;
   }
 
@@ -525,7 +641,8 @@ export class YamlConstructor {
     return false;
   }
 
-  private mapping(node: YAMLMap, exact: boolean): unknown {
+  /** `keysOnly`: the keys of a `!!set`, whose mapping is not the value built. */
+  private mapping(node: YAMLMap, exact: boolean, keysOnly = false): unknown {
     const pairs: readonly PairRef[] = this.hasMerge(node)
       ? this.flatten(node)
       : (node.items as unknown as PairRef[]);
@@ -536,6 +653,7 @@ export class YamlConstructor {
     // the Python-equality classes seen so far, kept only once a non-string key shows up.
     const dict: PyDict | undefined = exact ? new PyDict() : undefined;
     const obj: Record<string, unknown> | undefined = exact ? undefined : {};
+    if (!keysOnly) this.opened(node, dict ?? obj);
     let classes: Map<string, unknown> | undefined;
     for (const pair of pairs) {
       const keyNode = this.deref(pair.key) ?? EMPTY;

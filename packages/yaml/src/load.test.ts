@@ -260,6 +260,127 @@ describe("mappings", () => {
   });
 });
 
+describe("a mapping that merges itself (values recorded from PyYAML 6.0 and Salt's loader)", () => {
+  /** The keys of each mapping in order, as `[key, value]` lists: the order PyYAML's dict keeps. */
+  const entries = (value: unknown): unknown =>
+    value instanceof PyDict
+      ? [...value].map(([key, inner]) => [key, entries(inner)])
+      : Array.isArray(value)
+        ? value.map(entries)
+        : value;
+  const read = (text: string, flavor: "pyyaml" | "salt"): unknown =>
+    entries(loadYaml(text, { flavor, values: "exact" }));
+
+  it("takes the entries the mapping holds once its own << is taken out", () => {
+    const text = "large: &l\n  <<: [*l]\n  cpu: 8\n  cpu: 9\n";
+    // PyYAML reads cpu four times (twice merged, twice written): the last one wins.
+    expect(read(text, "pyyaml")).toEqual([["large", [["cpu", 9]]]]);
+    // Salt keeps the written ones only, and refuses the key written twice.
+    const error = fails(() => read(text, "salt"));
+    expect(error.code).toBe("YAML_DUPLICATE_KEY");
+    expect(error.message).toContain("found conflicting ID 'cpu'");
+    expect(error.source).toMatchObject({ line: 4, column: 3 });
+    for (const flavor of ["pyyaml", "salt"] as const) {
+      expect(read("large: &l\n  <<: *l\n  cpu: 8\n", flavor)).toEqual([["large", [["cpu", 8]]]]);
+      expect(read("l: &l\n  a: 1\n  <<: *l\n  b: 2\n  <<: *l\n", flavor)).toEqual([
+        [
+          "l",
+          [
+            ["a", 1],
+            ["b", 2],
+          ],
+        ],
+      ]);
+      expect(read("l: &l {<<: *l, <<: {a: 1}}\n", flavor)).toEqual([["l", [["a", 1]]]]);
+      expect(read("a: &a\n  - <<: *a\n", flavor)).toEqual([["a", [[]]]]);
+    }
+  });
+
+  it("puts merged entries first in PyYAML and drops those written again in Salt", () => {
+    const text = "l: &l\n  a: 1\n  <<: [{b: 2}, *l]\n  c: 3\n";
+    expect(read(text, "pyyaml")).toEqual([
+      [
+        "l",
+        [
+          ["a", 1],
+          ["c", 3],
+          ["b", 2],
+        ],
+      ],
+    ]);
+    expect(read(text, "salt")).toEqual([
+      [
+        "l",
+        [
+          ["b", 2],
+          ["a", 1],
+          ["c", 3],
+        ],
+      ],
+    ]);
+    // A mapping inside merges its parent as the parent stands when it is built: `n` comes along.
+    const nested = "l: &l\n  m:\n    <<: *l\n    m: 1\n  n: 2\n";
+    expect(read(nested, "pyyaml")).toEqual([
+      [
+        "l",
+        [
+          [
+            "m",
+            [
+              ["m", 1],
+              ["n", 2],
+            ],
+          ],
+          ["n", 2],
+        ],
+      ],
+    ]);
+    expect(read(nested, "salt")).toEqual([
+      [
+        "l",
+        [
+          [
+            "m",
+            [
+              ["n", 2],
+              ["m", 1],
+            ],
+          ],
+          ["n", 2],
+        ],
+      ],
+    ]);
+  });
+
+  it("reports the errors PyYAML meets in it", () => {
+    for (const flavor of ["pyyaml", "salt"] as const) {
+      const tag = fails(() => read("l: &l\n  <<: *l\n  x: !foo 1\n", flavor));
+      expect(tag.code).toBe("YAML_TAG");
+      expect(tag.source).toMatchObject({ line: 3, column: 6 });
+      const scalar = fails(() => read("l: &l\n  <<: [*l, 1]\n", flavor));
+      expect(scalar.message).toContain("expected a mapping for merging, but found scalar");
+      expect(scalar.source).toMatchObject({ line: 2, column: 12 });
+    }
+    const twice = "m: &m {a: 0}\nl: &l\n  <<: [*m, *l]\n  a: 1\n  a: 2\n";
+    expect(read(twice, "pyyaml")).toEqual([
+      ["m", [["a", 0]]],
+      ["l", [["a", 2]]],
+    ]);
+    expect(fails(() => read(twice, "salt")).source).toMatchObject({ line: 5, column: 3 });
+  });
+
+  it("refuses a merge that makes a value hold itself, as any recursive alias, unless a written key replaces it", () => {
+    for (const flavor of ["pyyaml", "salt"] as const) {
+      // `m` takes `m: <m>` from its parent: PyYAML builds a cycle.
+      const error = fails(() => read("l: &l\n  x: 1\n  m:\n    <<: *l\n", flavor));
+      expect(error.code).toBe("YAML_PARSE");
+      expect(error.message).toContain("recursive alias");
+      // Written again in `m`, the key no longer leads back.
+      expect(read("l: &l\n  m:\n    <<: *l\n    m: 1\n", flavor)).toEqual([["l", [["m", [["m", 1]]]]]]);
+    }
+  });
+});
+
 describe("tags (SafeLoader)", () => {
   it("constructs the standard tags", () => {
     const v = py(

@@ -114,7 +114,8 @@ describe("size and shape", () => {
   });
 
   it("reports a recursive alias as a coded error instead of building a cycle", () => {
-    const texts = ["&a [*a]", "&a {x: *a}", "a: &a\n  b: *a\n", "a: &a\n  - <<: *a\n"];
+    // The last one through a merge key: `b` takes `b: <b>` from its parent.
+    const texts = ["&a [*a]", "&a {x: *a}", "a: &a\n  b: *a\n", "a: &a\n  b:\n    <<: *a\n"];
     for (const text of texts) {
       for (const flavor of FLAVORS) {
         const error = failure(() => loadYaml(text, { flavor }));
