@@ -129,7 +129,10 @@ export class YamlConstructor {
   private building: Map<Node, unknown> | undefined;
   /** Unfinished collections handed out (see `building`), with the alias or node that reached each. */
   private readonly reachedEarly = new Map<unknown, Node>();
-  /** In PyYAML's order: the collections met whose contents are built later, in this order. */
+  /**
+   * In PyYAML's order: the collections met whose contents are built later, in this order (and the scalars tagged
+   * as collections, refused then).
+   */
   private readonly deferred: Node[] | undefined;
 
   constructor(options: ConstructorOptions) {
@@ -141,7 +144,11 @@ export class YamlConstructor {
     if (this.o.hasAnchors || root !== null) this.resolveAnchors(root);
     if (this.deferred !== undefined) {
       const value = this.node(root ?? EMPTY);
-      for (let i = 0; i < this.deferred.length; i++) this.collection(this.deferred[i]!);
+      for (let i = 0; i < this.deferred.length; i++) {
+        const node = this.deferred[i]!;
+        if (isScalar(node)) this.scalar(node as Scalar);
+        else this.collection(node);
+      }
       return { value, pos: undefined };
     }
     try {
@@ -350,6 +357,11 @@ export class YamlConstructor {
     if (isScalar(node)) {
       this.spend(1, node);
       if (this.o.reread !== undefined) this.reread(node as Scalar, this.o.reread);
+      // A collection's tag on a scalar fails where the collection would be filled (`!!seq x`), later.
+      if (this.deferred !== undefined && COLLECTION_TAGS.has(this.tagOf(node) ?? "")) {
+        this.deferred.push(node);
+        return null;
+      }
       value = this.scalar(node as Scalar);
       if (this.o.track) {
         this.lastPos = undefined;
@@ -370,7 +382,7 @@ export class YamlConstructor {
       } else {
         // A tag with no constructor for collections fails at once; the others build their contents later.
         const tag = this.tagOf(node);
-        if (tag !== undefined && !COLLECTION_TAGS.has(tag)) this.tagError(node, tag);
+            if (tag !== undefined && !COLLECTION_TAGS.has(tag)) this.tagError(node, tag);
         value = isMap(node) ? new PyDict() : [];
         this.deferred.push(node);
       }
@@ -669,7 +681,7 @@ export class YamlConstructor {
       // Only a `=` or a tagged key can be the value key: resolving every key twice would cost time on large mappings.
       const valueKey =
         (keyNode.source === "=" || keyNode.tag !== undefined) && this.scalarTag(keyNode) === TAG.value;
-      let key = valueKey ? "=" : this.node(keyNode);
+      let key = valueKey ? this.valueKey(keyNode) : this.node(keyNode);
       this.atKey = false;
       if (!exact && key instanceof YamlFloat) key = key.value;
       if (
@@ -751,8 +763,16 @@ export class YamlConstructor {
     return tag;
   }
 
-  private scalar(node: Scalar): unknown {
-    let text = String(node.source ?? "");
+  /** A value key (`=`, `!!value x`): flatten_mapping retags it as a string, so it is its text (`x`). */
+  private valueKey(node: Scalar): string {
+    this.spend(1, node);
+    if (this.o.reread !== undefined) this.reread(node, this.o.reread);
+    return this.scalarText(node);
+  }
+
+  /** A scalar's text as PyYAML's scanner gives it. */
+  private scalarText(node: Scalar): string {
+    const text = String(node.source ?? "");
     // PyYAML keeps a block scalar's final line break only when the input has one: `|\n  t` at the very end is "t".
     if (
       (node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED") &&
@@ -760,8 +780,13 @@ export class YamlConstructor {
       (node.range?.[1] ?? 0) >= this.o.openEnd &&
       text.endsWith("\n")
     ) {
-      text = text.slice(0, -1);
+      return text.slice(0, -1);
     }
+    return text;
+  }
+
+  private scalar(node: Scalar): unknown {
+    const text = this.scalarText(node);
     const tag = this.scalarTag(node);
     try {
       switch (tag) {

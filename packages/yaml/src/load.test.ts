@@ -487,6 +487,25 @@ describe("tags (SafeLoader)", () => {
     expect(nested.source).toMatchObject({ line: 2, column: 1 });
   });
 
+  it("reads a key tagged !!value as the text it holds, as flatten_mapping retags it a string", () => {
+    for (const load of [py, salt]) {
+      expect(load("{!!value x: 1}")).toEqual({ x: 1 });
+      expect(load("? !!value |\n  x\n: 1\n")).toEqual({ "x\n": 1 });
+      expect(load("=: 1\n")).toEqual({ "=": 1 });
+    }
+  });
+
+  it("refuses a collection's tag on a scalar where PyYAML fills the collection, after the nodes met before", () => {
+    for (const load of [py, salt]) {
+      const error = fails(() => load("b: !!seq x\nd: !foo {a: 1}\n"));
+      expect(error.message).toContain("'!foo'");
+      expect(error.source).toMatchObject({ line: 2, column: 4 });
+      expect(fails(() => load("b: !!set x\n")).message).toContain(
+        "expected a mapping node, but found scalar",
+      );
+    }
+  });
+
   it("refuses a tag on the wrong kind of node or a value it cannot build", () => {
     expect(fails(() => py("!!int abc")).code).toBe("YAML_TAG");
     expect(fails(() => py("!!bool maybe")).code).toBe("YAML_TAG");

@@ -4,11 +4,12 @@ import { type YamlMark, yamlError, type YamlErrorCode } from "./errors.js";
 import { isMergeError, keyIdentity } from "@merge/core";
 import { fastParse } from "./fastpath.js";
 import { firstProblem, nodeStarts } from "./mark-parser.js";
-import type { ScanMark } from "./mark-scanner.js";
+import { pyRepr, type ScanMark } from "./mark-scanner.js";
 import { nodeNumber } from "./node-marks.js";
 import { LineIndex } from "./nodes.js";
 import { type BuiltPosition, type Reread, type RereadKind, YamlConstructor } from "./construct.js";
 import type { YamlFlavor } from "./scalars.js";
+import { tagAsPyyamlSplits } from "./tag-spelling.js";
 
 // An anchor or alias name, as PyYAML and libyaml scan it, and what may follow it.
 const ANCHOR_NAME = /^[0-9A-Za-z_-]+$/;
@@ -184,6 +185,7 @@ function checkTree(
   // Each token with its nesting depth, whether it sits in a flow collection, and the indentation of the block
   // collection around it (-1 at the top).
   const stack: [CST.Token, number, boolean, number][] = [[token, 0, false, -1]];
+  const tags = text.includes("!");
   while (stack.length > 0) {
     const [tok, depth, inFlow, blockIndent] = stack.pop()!;
     if (tok.type === "block-map") attachBlockScalarValues(tok);
@@ -191,6 +193,7 @@ function checkTree(
     const kind = rereadKind(tok, separators);
     if (kind !== undefined) reread.set((tok as CST.FlowScalar).offset, kind);
     checkNames(tok, text, lines, file);
+    if (tags) checkTags(tok, inFlow, flavor, text, lines, file);
     if (inFlow && tok.type === "scalar")
       checkFlowPlain(tok, tabs === "pyyaml" || flavor === "pyyaml", lines, file);
     if (tabs === "libyaml" && tok.type === "block-scalar") checkBlockScalarTabs(tok, text, lines, file);
@@ -415,16 +418,57 @@ function checkNames(tok: CST.Token, text: string, lines: LineIndex, file: string
     );
   };
   if (tok.type === "alias") check(tok);
+  forEachProperty(tok, check);
+}
+
+/** Calls `visit` with each source token held by `tok` itself or by its items (properties, indicators, spaces). */
+function forEachProperty(tok: CST.Token, visit: (t: CST.SourceToken) => void): void {
   for (const field of ["start", "props", "sep", "end"] as const) {
     const list = (tok as unknown as Record<string, unknown>)[field];
-    if (Array.isArray(list)) for (const t of list) check(t as CST.SourceToken);
+    if (Array.isArray(list)) for (const t of list) visit(t as CST.SourceToken);
   }
   if ("items" in tok) {
     for (const item of tok.items) {
-      for (const t of item.start) check(t);
-      if ("sep" in item && item.sep !== undefined) for (const t of item.sep) check(t);
+      for (const t of item.start) visit(t);
+      if ("sep" in item && item.sep !== undefined) for (const t of item.sep) visit(t);
     }
   }
+}
+
+/**
+ * A tag must be followed by white space or a line break in PyYAML (`expected ' '`) and libyaml, which also lets a
+ * `,` end it in a flow collection: the `yaml` package reads `[!!str]` as `[""]`. Tags whose handle PyYAML (Salt:
+ * libyaml) ends elsewhere than the `yaml` package does (`!!!int`) are spelt so that the package reads the same tag
+ * (see tag-spelling.ts). Only the token's text changes: positions come from offsets, and the composer reads a tag's
+ * text only to resolve it.
+ */
+function checkTags(
+  tok: CST.Token,
+  inFlow: boolean,
+  flavor: YamlFlavor,
+  text: string,
+  lines: LineIndex,
+  file: string | undefined,
+): void {
+  const libyaml = flavor === "salt";
+  const flow = inFlow || tok.type === "flow-collection";
+  forEachProperty(tok, (t) => {
+    if (t.type !== "tag") return;
+    const end = t.offset + t.source.length;
+    const next = text[end];
+    if (
+      next !== undefined &&
+      !(libyaml ? " \t\n\r" : " \n\r\x85\u2028\u2029\0").includes(next) &&
+      !(libyaml && flow && next === ",")
+    ) {
+      const problem = libyaml
+        ? "did not find expected whitespace or line break"
+        : `expected ' ', but found ${pyRepr(next)}`;
+      throw yamlError("YAML_PARSE", `${problem} (while scanning a tag)`, file, mark(lines, end));
+    }
+    const source = tagAsPyyamlSplits(t.source, libyaml);
+    if (source !== undefined) t.source = source;
+  });
 }
 
 /**
@@ -450,7 +494,7 @@ function checkDirectives(
       continue;
     }
     if (tok.type !== "directive") continue;
-    const [name, first] = tok.source.split(/[ \t]+/);
+    const [name, first, second] = tok.source.split(/[ \t]+/);
     if (name === "%YAML") {
       if (version) refuse("found duplicate YAML directive", tok.offset);
       version = true;
@@ -465,6 +509,9 @@ function checkDirectives(
     } else if (name === "%TAG") {
       if (first !== undefined && handles.has(first)) refuse(`duplicate tag handle '${first}'`, tok.offset);
       if (first !== undefined) handles.add(first);
+      // The prefix's `%` escapes are read even where no tag uses it (the mark parser places the error).
+      if (second !== undefined && /%(?![0-9A-Fa-f]{2})/.test(second))
+        refuse("bad URI escape in the %TAG prefix", tok.offset);
     } else if (flavor === "salt") {
       // libyaml marks the end of the name.
       refuse("found unknown directive name (while scanning a directive)", tok.offset + name!.length);
@@ -738,16 +785,42 @@ function anchorsAsPyyaml(
  */
 function tagsAsPyyaml(
   original: (this: LexerInternals) => Generator<string, number>,
+  flavor: YamlFlavor,
 ): (this: LexerInternals) => Generator<string, number> {
   return function* (this: LexerInternals) {
-    const n = yield* original.call(this);
+    const buffer = this.buffer;
+    const n =
+      flavor === "pyyaml" && buffer[this.pos + 1] !== "<"
+        ? yield* this.pushToIndex(tagEnd(buffer, this.pos + 1), false)
+        : yield* original.call(this);
     if (this.flowLevel > 0) this.flowKey = true;
     return n;
   };
 }
 
+/**
+ * The characters the `yaml` package's lexer takes into a tag, and `,`, `[` and `]`, which PyYAML's scanner takes
+ * as URI characters too, even in a flow collection (`[!!b]ool x]` is the tag `tag:yaml.org,2002:b]ool` on `x`).
+ * libyaml ends a tag before them, as the `yaml` package does.
+ */
+const PYYAML_TAG_CHAR = /[0-9A-Za-z\-#;/?:@&=+$_.!~*'(),[\]]/;
+
+/** Where a tag that is not verbatim ends, from `from` (after its `!`), for PyYAML: `%XX` escapes included. */
+function tagEnd(buffer: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const ch = buffer[i];
+    if (ch === undefined) return i;
+    if (PYYAML_TAG_CHAR.test(ch)) i++;
+    else if (ch === "%" && HEX_DIGIT.test(buffer[i + 1] ?? "") && HEX_DIGIT.test(buffer[i + 2] ?? "")) i += 3;
+    else return i;
+  }
+}
+
+const HEX_DIGIT = /[0-9A-Fa-f]/;
+
 /** A `yaml` parser whose lexer reads quoted scalars as PyYAML does. */
-function pyyamlParser(onNewLine: (offset: number) => void): Parser {
+function pyyamlParser(onNewLine: (offset: number) => void, flavor: YamlFlavor): Parser {
   const parser = new (yamlLibrary().Parser)(onNewLine);
   const lexer = (parser as unknown as { lexer: LexerInternals }).lexer;
   if (
@@ -761,7 +834,7 @@ function pyyamlParser(onNewLine: (offset: number) => void): Parser {
   lexer.parseQuotedScalar = lexQuotedScalar;
   lexer.parseFlowCollection = flowWithoutIndentation(lexer.parseFlowCollection);
   lexer.pushUntil = anchorsAsPyyaml(lexer.pushUntil);
-  lexer.pushTag = tagsAsPyyaml(lexer.pushTag);
+  lexer.pushTag = tagsAsPyyaml(lexer.pushTag, flavor);
   return parser;
 }
 
@@ -922,7 +995,9 @@ function prepare(source: Readable, options: LoadYamlOptions): Prepared {
       reread: undefined,
     };
   }
-  const tokens: CST.Token[] = Array.from(pyyamlParser(lines.addNewLine).parse(text));
+  const tokens: CST.Token[] = Array.from(
+    pyyamlParser(lines.addNewLine, options.flavor ?? "pyyaml").parse(text),
+  );
   const tabs: TabRule = !text.includes("\t")
     ? "none"
     : (options.flavor ?? "pyyaml") === "pyyaml"

@@ -556,13 +556,14 @@ export class MarkScanner {
       const flowStop = this.libyaml && context === "tag" && ",[]".includes(c);
       if (c === "" || !(isWordChar(c) || URI_CHARS.includes(c)) || flowStop) break;
       if (c === "%") {
+        // libyaml marks a bad escape at its `%`, PyYAML after it.
+        if (this.libyaml && !(isHex(this.ch(1)) && isHex(this.ch(2))))
+          this.fail("did not find URI escaped octet");
         this.forward();
         for (let k = 0; k < 2; k++)
           if (!isHex(this.ch(k)))
             this.fail(
-              this.libyaml
-                ? "did not find URI escaped octet"
-                : `expected URI escape sequence of 2 hexadecimal numbers, but found ${pyRepr(this.ch(k))}`,
+              `expected URI escape sequence of 2 hexadecimal numbers, but found ${pyRepr(this.ch(k))}`,
             );
         this.forward(2);
       } else this.forward();
@@ -866,7 +867,7 @@ export class MarkScanner {
 }
 
 /** Python's `repr` of one character, as PyYAML's messages quote it. */
-function pyRepr(ch: string): string {
+export function pyRepr(ch: string): string {
   if (ch === "") return "'\\x00'";
   const named: Record<string, string> = { "\t": "\\t", "\n": "\\n", "\r": "\\r", "'": "\\'", "\\": "\\\\" };
   if (named[ch] !== undefined) return ch === "'" ? `"'"` : `'${named[ch]}'`;
