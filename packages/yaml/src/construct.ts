@@ -92,6 +92,8 @@ interface Built {
 const EMPTY = EMPTY_SCALAR;
 /** The tags PyYAML builds a collection for in two steps (the others refuse a collection at once). */
 const COLLECTION_TAGS: ReadonlySet<string> = new Set([TAG.map, TAG.set, TAG.omap, TAG.pairs, TAG.seq]);
+/** Salt builds this tag with a function that returns the node's value: the text, or for a collection its nodes. */
+const PYTHON_UNICODE = "tag:yaml.org,2002:python/unicode";
 
 function kindName(node: AnyNode): string {
   return isMap(node) ? "mapping" : isSeq(node) ? "sequence" : "scalar";
@@ -127,6 +129,8 @@ export class YamlConstructor {
    * their value may yet be replaced by a later key of the same name.
    */
   private building: Map<Node, unknown> | undefined;
+  /** The first collection tagged `!!python/unicode` in the `salt` flavour (see `nodesAsValue`). */
+  private nodesInstead: Node | undefined;
   /** Unfinished collections handed out (see `building`), with the alias or node that reached each. */
   private readonly reachedEarly = new Map<unknown, Node>();
   /**
@@ -154,6 +158,14 @@ export class YamlConstructor {
     try {
       const value = this.node(root ?? EMPTY);
       if (this.reachedEarly.size > 0) this.refuseCycles(value);
+      if (this.nodesInstead !== undefined) {
+        const node = this.nodesInstead;
+        this.fail(
+          "YAML_TAG",
+          `!!python/unicode on a ${kindName(node)} gives Salt's loader the parser's nodes, not a value`,
+          node,
+        );
+      }
       return { value, pos: this.lastPosition() };
     } catch (error) {
       if (isMergeError(error) && error.code !== "SIZE_LIMIT") this.firstErrorAsPyyaml(root);
@@ -172,6 +184,16 @@ export class YamlConstructor {
    */
   private firstErrorAsPyyaml(root: AnyNode): void {
     new YamlConstructor({ ...this.o, track: false, pyyamlOrder: true }).document(root);
+  }
+
+  /**
+   * Salt's `!!python/unicode` on a sequence or mapping: its constructor returns the parser's nodes (a list of them),
+   * not a value, and builds nothing inside. Salt goes on without an error, so this one is raised only once the whole
+   * document is built: any other error, wherever it is, is the one Salt reports.
+   */
+  private nodesAsValue(node: Node): null {
+    this.nodesInstead ??= node;
+    return null;
   }
 
   /** The position of the node built last (made now for a scalar). */
@@ -382,7 +404,8 @@ export class YamlConstructor {
       } else {
         // A tag with no constructor for collections fails at once; the others build their contents later.
         const tag = this.tagOf(node);
-            if (tag !== undefined && !COLLECTION_TAGS.has(tag)) this.tagError(node, tag);
+        if (tag === PYTHON_UNICODE && this.o.flavor === "salt") return this.nodesAsValue(node);
+        if (tag !== undefined && !COLLECTION_TAGS.has(tag)) this.tagError(node, tag);
         value = isMap(node) ? new PyDict() : [];
         this.deferred.push(node);
       }
@@ -469,6 +492,7 @@ export class YamlConstructor {
 
   private collection(node: Node): unknown {
     const tag = this.tagOf(node);
+    if (tag === PYTHON_UNICODE && this.o.flavor === "salt") return this.nodesAsValue(node);
     if (isMap(node)) {
       switch (tag) {
         case undefined:
@@ -809,7 +833,7 @@ export class YamlConstructor {
           return constructTimestamp(text, this.o.flavor);
         case TAG.binary:
           return constructBinary(text);
-        case "tag:yaml.org,2002:python/unicode":
+        case PYTHON_UNICODE:
           if (this.o.flavor === "salt") return text;
           break;
         case TAG.map:

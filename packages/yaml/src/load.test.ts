@@ -200,6 +200,26 @@ describe("salt flavour (SaltYamlSafeLoader)", () => {
     expect(salt("!!python/unicode x")).toBe("x");
     expect(fails(() => py("!!python/unicode x")).code).toBe("YAML_TAG");
   });
+
+  it("refuses !!python/unicode on a collection only after the rest of the document, which Salt reads on", () => {
+    // Salt's constructor hands back the collection's nodes, building nothing inside and raising nothing.
+    const inside = fails(() => salt("k: !!python/unicode [!foo a]\n"));
+    expect(inside.code).toBe("YAML_TAG");
+    expect(inside.source).toMatchObject({ line: 1, column: 4 });
+    const later = fails(() => salt("k: !!python/unicode [a]\nx: 1\nx: 2\n"));
+    expect(later.code).toBe("YAML_DUPLICATE_KEY");
+    expect(later.source).toMatchObject({ line: 3, column: 1 });
+    expect(fails(() => salt("k: !!python/unicode {a: 1}\nb: !foo x\n")).source).toMatchObject({
+      line: 2,
+      column: 4,
+    });
+    // Merged, it is a mapping like any other.
+    expect(salt("m:\n  <<: !!python/unicode {a: 1}\n")).toEqual({ m: { a: 1 } });
+    expect(fails(() => py("k: !!python/unicode [a]\nx: 1\nx: 2\n")).source).toMatchObject({
+      line: 1,
+      column: 4,
+    });
+  });
 });
 
 describe("mappings", () => {
