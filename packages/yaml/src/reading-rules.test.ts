@@ -14,6 +14,9 @@ const DIGESTS: Readonly<Record<number, string>> = {
   1: "53380c0958f3279711089903af5edaf30a747620db2b7a8ede92c6ba10474c22",
   // Flow `[&a:b]`, tabs in directive lines, a repeated `...`, and the error met first (recorded texts added).
   2: "8c6b11f4cf9a06b42736702f89dc777cba4bf9d5cbadef65fb8ade94a3bb72a8",
+  // A mapping merging itself, tags split and ended as PyYAML does, `!!value` keys, Salt's `!!python/unicode` on a
+  // list read on (recorded texts added).
+  3: "989b7cf4f8810f28992fece07b2a28ce7858fb1bd4a73ba540cbb62677bad9cb",
 };
 
 interface Recorded {

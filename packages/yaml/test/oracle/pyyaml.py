@@ -50,30 +50,38 @@ class SaltLikeLoader(yaml.CSafeLoader):
 
 
     def flatten_mapping(self, node):
-        # Salt's rule: the `<<` entries are gathered as PyYAML gathers them (a list of mappings last first), then
-        # any whose key node has the same text as a key written in this mapping is left out; the rest go first.
+        # Salt's rule, in Salt's steps, as a mapping may merge itself: each `<<` entry leaves node.value where it
+        # stands (a self-merge sees the mapping without it), the mappings it names are flattened and their entries
+        # gathered as they stand then (a list's mappings last first); of those, any whose key node has the same text
+        # as a key left in this mapping is dropped, and the rest go first.
         merged = []
-        kept = []
-        for key_node, value_node in node.value:
+        at = 0
+        while at < len(node.value):
+            key_node, value_node = node.value[at]
             if key_node.tag != "tag:yaml.org,2002:merge":
                 if key_node.tag == "tag:yaml.org,2002:value":
                     key_node.tag = "tag:yaml.org,2002:str"
-                kept.append((key_node, value_node))
+                at += 1
                 continue
-            sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
-            if not isinstance(value_node, (MappingNode, SequenceNode)):
+            del node.value[at]
+            if isinstance(value_node, MappingNode):
+                self.flatten_mapping(value_node)
+                merged.extend(value_node.value)
+            elif isinstance(value_node, SequenceNode):
+                lists = []
+                for source in value_node.value:
+                    if not isinstance(source, MappingNode):
+                        raise ConstructorError(None, None, "expected a mapping for merging", source.start_mark)
+                    self.flatten_mapping(source)
+                    lists.append(source.value)
+                for entries in reversed(lists):
+                    merged.extend(entries)
+            else:
                 raise ConstructorError(None, None, "expected a mapping or list of mappings for merging",
                                        value_node.start_mark)
-            entries = []
-            for source in sources:
-                if not isinstance(source, MappingNode):
-                    raise ConstructorError(None, None, "expected a mapping for merging", source.start_mark)
-                self.flatten_mapping(source)
-                entries.append(source.value)
-            for group in reversed(entries) if isinstance(value_node, SequenceNode) else entries:
-                merged.extend(group)
-        written = [key_node.value for key_node, _ in kept]
-        node.value = [entry for entry in merged if entry[0].value not in written] + kept
+        if merged:
+            written = [key_node.value for key_node, _ in node.value]
+            node.value = [entry for entry in merged if entry[0].value not in written] + node.value
 
 
 SaltLikeLoader.add_constructor("tag:yaml.org,2002:timestamp", SaltLikeLoader.construct_scalar)

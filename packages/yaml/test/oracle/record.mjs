@@ -88,6 +88,18 @@ const LOAD_TEXTS = [
   "%YAML 1.1 \t\n--- a\n",
   "a: 1\n...\n...\n",
   "a: 1\n...\n# c\n\n...\n",
+  // A mapping merging itself, odd tags, and Salt's !!python/unicode on a list (reading rules 3).
+  "large: &l\n  <<: [*l]\n  cpu: 8\n  cpu: 9\n",
+  "l: &l\n  a: 1\n  <<: [{b: 2}, *l]\n  c: 3\n",
+  "l: &l\n  m:\n    <<: *l\n    m: 1\n  n: 2\n",
+  "a: &a\n  - <<: *a\n",
+  "{!!value x: 1}",
+  "a: !!value\nb: !!!int 1\n",
+  "x: [!!b]ool x]\n",
+  "a: [!!str]\n",
+  "a: [!!str,]\n",
+  "a: !a.b!c x\n",
+  "k: !!python/unicode [a]\nx: 1\nx: 2\n",
 ];
 
 const loadTexts = [...LOAD_TEXTS, ...multilineCorpus().slice(0, 400)];
