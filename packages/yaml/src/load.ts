@@ -509,6 +509,9 @@ function checkDirectives(
     } else if (name === "%TAG") {
       if (first !== undefined && handles.has(first)) refuse(`duplicate tag handle '${first}'`, tok.offset);
       if (first !== undefined) handles.add(first);
+      // A handle is `!`, `!!` or `!word!`, with white space after it (the mark parser places the error).
+      if (first !== undefined && !/^!(?:[0-9A-Za-z_-]*!)?$/.test(first))
+        refuse(`bad tag handle '${first}' in a %TAG directive`, tok.offset);
       // The prefix's `%` escapes are read even where no tag uses it (the mark parser places the error).
       if (second !== undefined && /%(?![0-9A-Fa-f]{2})/.test(second))
         refuse("bad URI escape in the %TAG prefix", tok.offset);

@@ -82,6 +82,10 @@ describe("odd tags, read as PyYAML and libyaml read them", () => {
       // Even where no tag uses the prefix.
       expect(fails(() => loadYaml("%TAG !e! tag:a%q\n--- x\n", { flavor })).code).toBe("YAML_PARSE");
       expect(loadYaml("%TAG !e! tag:a # 50%\n--- x\n", { flavor })).toBe("x");
+      // A %TAG handle is `!`, `!!` or `!word!`: `!&` stops PyYAML and libyaml at its `&`.
+      const handle = fails(() => loadYaml("%TAG !& !\n--- x\n", { flavor }));
+      expect(handle.code).toBe("YAML_PARSE");
+      expect(handle.source).toMatchObject({ line: 1, column: 7 });
     }
   });
 
