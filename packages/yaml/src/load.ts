@@ -466,6 +466,9 @@ function checkTags(
         : `expected ' ', but found ${pyRepr(next)}`;
       throw yamlError("YAML_PARSE", `${problem} (while scanning a tag)`, file, mark(lines, end));
     }
+    // An empty verbatim tag, which the `yaml` package reads as no tag at all.
+    if (t.source === "!<>")
+      throw yamlError("YAML_PARSE", "expected URI (while parsing a tag)", file, mark(lines, t.offset + 2));
     const source = tagAsPyyamlSplits(t.source, libyaml);
     if (source !== undefined) t.source = source;
   });

@@ -89,12 +89,15 @@ describe("odd tags, read as PyYAML and libyaml read them", () => {
     }
   });
 
-  it("wants white space after a tag (libyaml: or a `,` in a flow collection)", () => {
+  it("wants white space after a tag (libyaml: or a `,` in a flow collection), and a URI in a verbatim one", () => {
     for (const flavor of FLAVORS) {
       for (const text of ["a: [!!str]\n", "a: {!!str}\n", "a: [!]\n"]) {
         expect(fails(() => loadYaml(text, { flavor })).code).toBe("YAML_PARSE");
       }
       expect(loadYaml("a: [!!str ]\n", { flavor })).toEqual({ a: [""] });
+      const empty = fails(() => loadYaml("b: [!<> x, y]\n", { flavor }));
+      expect(empty.code).toBe("YAML_PARSE");
+      expect(empty.source).toMatchObject({ line: 1, column: 7 });
     }
     expect(loadYaml("a: [!!str,]\n", { flavor: "salt" })).toEqual({ a: [""] });
     expect(fails(() => loadYaml("a: [!!str,]\n", { flavor: "pyyaml" })).source).toMatchObject({
