@@ -18,4 +18,15 @@ describe("size and shape", () => {
     expect(error.source?.line).toBeGreaterThan(1);
     tally("size", 2);
   });
+
+  it("stops a mapping that merges itself again and again at the node budget", () => {
+    // Each `<<: *l` merges the entries the mapping holds by then, doubling them, as PyYAML does (it runs out of memory).
+    const selfBomb = `l: &l\n  a: 1\n${"  <<: *l\n".repeat(40)}`;
+    const error = failure(() => loadYaml(selfBomb, { filename: "self.yml", maxNodes: 1_000_000 }));
+    expect(error.code).toBe("SIZE_LIMIT");
+    expect(error.source?.file).toBe("self.yml");
+    // Salt drops every merged entry, as `a` is written in the mapping.
+    expect(loadYaml(selfBomb, { flavor: "salt" })).toEqual({ l: { a: 1 } });
+    tally("size", 2);
+  });
 });
