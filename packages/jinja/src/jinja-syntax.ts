@@ -105,8 +105,18 @@ function matches(tok: Token, expr: string): boolean {
 const WHITESPACE = /\s+/y;
 const FLOAT = /(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)/iy;
 const INTEGER = /0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*/iy;
-const NAME = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}·]+/uy;
-const IDENTIFIER = /^[\p{L}\p{Nl}_][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}·]*$/u;
+// Jinja's name patterns use Unicode classes, which cost V8 a good part of a millisecond to build: they are built when
+// a template that failed to compile is read again, not when the engine loads (see lazy-patterns.test.ts).
+let namePatterns: { readonly name: RegExp; readonly identifier: RegExp } | undefined;
+function names(): { readonly name: RegExp; readonly identifier: RegExp } {
+  namePatterns ??= {
+    // biome-ignore lint/complexity/useRegexLiterals: a constructor call, so that lazy-patterns.test.ts sees when it is built
+    name: new RegExp("[\\p{L}\\p{N}\\p{Mn}\\p{Mc}\\p{Pc}·]+", "uy"),
+    // biome-ignore lint/complexity/useRegexLiterals: a constructor call, so that lazy-patterns.test.ts sees when it is built
+    identifier: new RegExp("^[\\p{L}\\p{Nl}_][\\p{L}\\p{N}\\p{Mn}\\p{Mc}\\p{Pc}·]*$", "u"),
+  };
+  return namePatterns;
+}
 const STRING = /'([^'\\]*(?:\\.[^'\\]*)*)'|"([^"\\]*(?:\\.[^"\\]*)*)"/sy;
 const BLOCK_END = /\+%\}|-%\}\s*|%\}/y;
 const VARIABLE_END = /-\}\}\s*|\}\}/y;
@@ -227,10 +237,11 @@ function* tokens(src: string): Generator<Token, void, undefined> {
         };
         continue;
       }
-      const name = at(NAME, src, pos);
+      const name = at(names().name, src, pos);
       if (name !== null) {
         advance(pos + name[0].length);
-        if (!IDENTIFIER.test(name[0])) throw new Stop("Invalid character in identifier", tokLine, tokColumn);
+        if (!names().identifier.test(name[0]))
+          throw new Stop("Invalid character in identifier", tokLine, tokColumn);
         yield { type: "name", value: name[0], line: tokLine, column: tokColumn };
         continue;
       }

@@ -41,3 +41,32 @@ test("loading wordwrap's and urlize's modules builds no Unicode pattern; their f
   urlize("www.example.net", false, {});
   expect(unicodeClasses(made)).toHaveLength(3);
 });
+
+test("loading the engine builds no Unicode name pattern: compiling builds one only for a name that is not ASCII", async () => {
+  const made = recordPatterns();
+  const { createRenderer } = await import("./renderer.js");
+  expect(unicodeClasses(made)).toEqual([]);
+  const render = (text: string) => createRenderer().render(text, "/srv/t.sls", {}, "/srv/stack.cfg");
+  expect(render("{% set abc = 1 %}{{ abc }}")).toBe("1");
+  expect(unicodeClasses(made)).toEqual([]);
+  expect(render("{% set é = 2 %}{{ é }}")).toBe("2");
+  expect(unicodeClasses(made)).toHaveLength(1);
+  // A template that does not compile is read again as Jinja reads it, for Jinja's message: its two name patterns.
+  expect(() => render("{{ a b }}")).toThrow(/expected token 'end of print statement', got 'b'/);
+  expect(unicodeClasses(made)).toHaveLength(3);
+  expect(() => render("{{ c d }}")).toThrow();
+  expect(render("{% set ü = 3 %}{{ ü }}")).toBe("3");
+  expect(unicodeClasses(made)).toHaveLength(3);
+});
+
+test("str.title() and repr() build their Unicode pattern only for a character past ASCII", async () => {
+  const made = recordPatterns();
+  const { createRenderer } = await import("./renderer.js");
+  const render = (text: string) => createRenderer().render(text, "/srv/t.sls", {}, "/srv/stack.cfg");
+  expect(render("{{ 'hello wORLD'.title() }} {{ ['a\\tb'] }}")).toBe("Hello World ['a\\tb']");
+  expect(unicodeClasses(made)).toEqual([]);
+  expect(render("{{ 'élan vital'.title() }}")).toBe("Élan Vital");
+  expect(unicodeClasses(made)).toHaveLength(1);
+  expect(render("{{ ['é', '\u00a0'] }}")).toBe("['é', '\\xa0']");
+  expect(unicodeClasses(made)).toHaveLength(2);
+});

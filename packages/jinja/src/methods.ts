@@ -326,7 +326,16 @@ export const LIST_METHODS: Record<string, Method> = Object.assign(Object.create(
   },
 });
 
-const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
+// A cased character (Python's Lu, Ll and Lt): of ASCII, the letters; the pattern for the rest is built on first use
+// (a pattern of Unicode classes costs V8 a good part of a millisecond, at every start).
+let casedPattern: RegExp | undefined;
+function isCased(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+  // biome-ignore lint/complexity/useRegexLiterals: a constructor call, so that lazy-patterns.test.ts sees when it is built
+  casedPattern ??= new RegExp("[\\p{Lu}\\p{Ll}\\p{Lt}]", "u");
+  return casedPattern.test(ch);
+}
 
 /**
  * Characters whose title case (what Python's `title()` and `capitalize()` give a word's first letter) is not their
@@ -476,7 +485,7 @@ export const STR_METHODS: Record<string, Method> = Object.assign(Object.create(n
     let out = "";
     let previousCased = false;
     for (const ch of textOf(self)) {
-      const cased = CASED.test(ch);
+      const cased = isCased(ch);
       out += cased ? (previousCased ? ch.toLowerCase() : titleCase(ch)) : ch;
       previousCased = cased;
     }

@@ -812,7 +812,17 @@ function parsePyString(tokens: NjAny, quote: string): string {
 }
 
 /** The word characters a Jinja name is made of, at the start of a nunjucks name. */
-const NAME_PREFIX = /^[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}·]+/u;
+// Built on first use (a pattern of Unicode classes costs V8 a good part of a millisecond; see lazy-patterns.test.ts),
+// and only for a name that is not all ASCII word characters.
+const ASCII_NAME = /^[A-Za-z0-9_]+$/;
+let namePrefix: RegExp | undefined;
+/** The start of `text` that is a Jinja name: its word characters (Unicode letters, digits, marks, connectors, `·`). */
+function namePart(text: string): string {
+  if (ASCII_NAME.test(text)) return text;
+  // biome-ignore lint/complexity/useRegexLiterals: a constructor call, so that lazy-patterns.test.ts sees when it is built
+  namePrefix ??= new RegExp("^[\\p{L}\\p{N}\\p{Mn}\\p{Mc}\\p{Pc}·]+", "u");
+  return namePrefix.exec(text)?.[0] ?? "";
+}
 
 function balancedTokens(src: string, trimBlocks: boolean): NjAny {
   // nunjucks' trimBlocks drops the newline after a block tag; Jinja's trim_blocks also drops it after a comment.
@@ -867,7 +877,7 @@ function balancedTokens(src: string, trimBlocks: boolean): NjAny {
     // only. The name ends where they do and the rest is read again (`if` then the string `'a'`); a character Jinja
     // reads as no token at all (`$`) does not parse.
     if (tok?.type === njLexer.TOKEN_SYMBOL) {
-      const word = NAME_PREFIX.exec(tok.value)?.[0] ?? "";
+      const word = namePart(tok.value);
       if (word === "") throw new Error(`unexpected character in ${tok.value}`);
       if (word.length < tok.value.length) {
         tokens.backN(tok.value.length - word.length);

@@ -211,8 +211,9 @@ function strDict(value: Mapping, seen: Set<unknown>): string {
   return `${out}}`;
 }
 
-// Python's str.isprintable(): letters, marks, numbers, punctuation, symbols and the plain space.
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+// Python's str.isprintable(): letters, marks, numbers, punctuation, symbols and the plain space. Asked only of
+// characters past ASCII, so built on first use (a pattern of Unicode classes costs V8 a good part of a millisecond).
+let nonPrintable: RegExp | undefined;
 
 /** Python repr() of a str: single quotes unless only double quotes avoid escaping. */
 export function strRepr(s: string): string {
@@ -237,7 +238,9 @@ function reprChar(ch: string, quote: string): string {
   if (ch === "\t") return "\\t";
   if (cp < 0x20 || cp === 0x7f) return `\\x${cp.toString(16).padStart(2, "0")}`;
   if (cp < 0x7f || ch === " ") return ch;
-  if (NON_PRINTABLE.test(ch)) {
+  // biome-ignore lint/complexity/useRegexLiterals: a constructor call, so that lazy-patterns.test.ts sees when it is built
+  nonPrintable ??= new RegExp("[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Cn}\\p{Zl}\\p{Zp}\\p{Zs}]", "u");
+  if (nonPrintable.test(ch)) {
     if (cp <= 0xff) return `\\x${cp.toString(16).padStart(2, "0")}`;
     if (cp <= 0xffff) return `\\u${cp.toString(16).padStart(4, "0")}`;
     return `\\U${cp.toString(16).padStart(8, "0")}`;

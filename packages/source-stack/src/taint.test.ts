@@ -10,6 +10,18 @@ describe("config items holding minion text", () => {
     expect(itemPattern("plain/*.yml")).toEqual({ pattern: "plain/*.yml" });
   });
 
+  it("refuses exactly the characters of Unicode's control, format, separator, unassigned and surrogate classes", () => {
+    const refused = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Cs}]/u;
+    for (let code = 0; code <= 0xffff; code++) {
+      const ch = String.fromCharCode(code);
+      // Characters the marking leaves as they are are no minion text here.
+      if (ch === "/" || m(ch) === ch) continue;
+      const read = itemPattern(`minions/${m(ch)}.yml`);
+      if ("refused" in read && read.refused.includes("cannot be named")) continue;
+      expect("refused" in read, `U+${code.toString(16)}`).toBe(refused.test(ch));
+    }
+  });
+
   it("keeps spaces, quotes, backslashes and the like as literal characters", () => {
     expect(itemPattern(`os/${m('Debian "x" \\y #z')}.yml`)).toEqual({ pattern: 'os/Debian "x" \\y #z.yml' });
   });

@@ -41,8 +41,15 @@ export type ItemPattern = { readonly pattern: string } | { readonly refused: str
 
 const GLOB_ESCAPE: Readonly<Record<string, string>> = { "*": "[*]", "?": "[?]", "[": "[[]", "]": "[]]" };
 // Characters a file name made from a minion value may not hold: controls (line breaks included), format
-// characters, line and paragraph separators, noncharacters.
-const REFUSED_CHAR = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Cs}]/u;
+// characters, line and paragraph separators, noncharacters. Of ASCII, only the controls; the pattern for the rest is
+// built on first use (a pattern of Unicode classes costs V8 a good part of a millisecond, at every start).
+let refusedPattern: RegExp | undefined;
+function refusedChar(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) return code < 0x20 || code === 0x7f;
+  refusedPattern ??= /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Cs}]/u;
+  return refusedPattern.test(ch);
+}
 
 /** Turns a config item holding marks into a glob pattern, by the rules at the top of this file. */
 export function itemPattern(item: string): ItemPattern {
@@ -60,7 +67,7 @@ export function itemPattern(item: string): ItemPattern {
     }
     if (ch === null) return { refused: "it holds a character of a minion value that cannot be named" };
     if (ch === "/") return { refused: "a '/' from a minion value would leave its path segment" };
-    if (REFUSED_CHAR.test(ch)) {
+    if (refusedChar(ch)) {
       return { refused: `a minion value put the control character ${codeName(ch)} into it` };
     }
     pattern += GLOB_ESCAPE[ch] ?? ch;
