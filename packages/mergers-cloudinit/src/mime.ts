@@ -5,6 +5,7 @@ import type { CloudConfigPart, CloudConfigType } from "./parts.js";
 import { pythonLstrip } from "./python-text.js";
 import { loadPartYaml } from "./yaml.js";
 import { withHeaderSeparators } from "./header-separators.js";
+import { partFilename } from "./part-filename.js";
 import { pythonTextPayload } from "./python-payload.js";
 
 /** A part of the user-data that is not cloud-config, and why it was left out of the merge. */
@@ -302,13 +303,15 @@ async function splitMime(bytes: Buffer, maxParts: number): Promise<Leaf[]> {
     splitter.end(withHeaderSeparators(bytes));
   });
   const leaves: Leaf[] = [];
+  const lineBreak = bytes.includes("\r\n") ? "\r\n" : "\n";
   for (const { node, chunks } of pending) {
     const headers = node.headers.getList().map(headerPair);
+    const filename = partFilename(headers, lineBreak);
     const encoding = headers.find(([name]) => name.trim().toLowerCase() === "content-transfer-encoding")?.[1];
     leaves.push({
       headers,
       contentType: contentTypeHeader(headers),
-      filename: node.filename === false || node.filename === "" ? undefined : node.filename,
+      filename: filename === "" ? undefined : filename,
       payload: pythonTextPayload(await decode(node, Buffer.concat(chunks)), encoding),
     });
   }
