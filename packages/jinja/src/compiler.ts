@@ -1037,7 +1037,7 @@ export function compileTemplate(
   evaluate?: ConstEvaluator,
 ): string {
   const compiler = new PyCompiler(name, names);
-  const root = parseTemplate(src, [], {
+  const root = parseTemplate(withoutOpenCommentAtEnd(src), [], {
     saltTags: names.saltTags !== false,
     trimBlocks: names.trimBlocks === true,
   });
@@ -1045,6 +1045,19 @@ export function compileTemplate(
   if (evaluate !== undefined) markFolds(root, evaluate);
   compiler.compile(root, undefined);
   return compiler.getCode();
+}
+
+/**
+ * Jinja's lexer stops at the end of the text without an error, so a comment opened by its very last characters
+ * (`abc {#`, also `{#-` and `{#+`) is no comment and no error: the text before it is the template, with the white
+ * space before `{#-` taken off. nunjucks would refuse it. Where the `{#` is not a comment's start (inside a string,
+ * an open comment or a raw block), the template fails without it too, and the syntax check reads the text as written.
+ */
+function withoutOpenCommentAtEnd(src: string): string {
+  const open = /\{#([-+]?)$/.exec(src);
+  if (open === null) return src;
+  const before = src.slice(0, open.index);
+  return open[1] === "-" ? before.trimEnd() : before;
 }
 
 /**

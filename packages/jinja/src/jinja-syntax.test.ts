@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { catchMergeError as failure } from "../../../test-kit/errors.js";
 import { jinjaSyntaxError } from "./jinja-syntax.js";
+import { createRenderer } from "./renderer.js";
 import { renderCase } from "./test-vars.js";
 
 // Each template with the message and line Jinja 2 3.1.2 raises compiling it, recorded with Python's jinja2 set up as
@@ -208,5 +209,28 @@ describe("template syntax errors", () => {
     ]) {
       expect(jinjaSyntaxError(template, names), template).toBeUndefined();
     }
+  });
+});
+
+describe("a comment opened at the very end of a template (Jinja 3.1.2's results)", () => {
+  it("is no error: the text before it is the template, less the white space before `{#-`", () => {
+    const render = (text: string, trimBlocks = false) =>
+      createRenderer({ trimBlocks }).render(text, "/srv/t.sls", {}, "/srv/stack.cfg");
+    expect(render("abc {#")).toBe("abc ");
+    expect(render("abc {#\n")).toBe("abc ");
+    expect(render("abc {#+")).toBe("abc ");
+    expect(render("abc {#-")).toBe("abc");
+    expect(render("a\n  {#-")).toBe("a");
+    expect(render("{{ 1 }} {#")).toBe("1 ");
+    expect(render("x {# a #}{#")).toBe("x ");
+    expect(render("{% if true %}\nx{% endif %}\n{#", true)).toBe("x");
+  });
+
+  it("fails where the `{#` starts no comment, as Jinja does", () => {
+    const fails = (text: string) =>
+      failure(() => createRenderer().render(text, "/srv/t.sls", {}, "/srv/stack.cfg"));
+    expect(fails("{% raw %}a{#").message).toContain("Missing end of raw directive");
+    expect(fails('{{ "{#').message).toContain(`unexpected char '"' at 3`);
+    expect(fails("abc {# x").message).toContain("Missing end of comment tag");
   });
 });
