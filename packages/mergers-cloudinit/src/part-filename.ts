@@ -52,37 +52,35 @@ function parameter(value: string | undefined, name: string): string | Extended |
   return undefined;
 }
 
-/** Python's `_parseparam`: `;`-separated pieces, a `;` inside double quotes not counting; names lower-cased. */
+/**
+ * Python's `_parseparam`: `;`-separated pieces, a `;` inside double quotes (an odd count of `"` before it, less the
+ * escaped `\"`) not counting; names lower-cased. Each piece is read once, where Python counts the quotes again
+ * for every `;` it tries.
+ */
 function splitParameters(value: string): string[] {
   const pieces: string[] = [];
-  let rest = `;${value}`;
-  while (rest.startsWith(";")) {
-    rest = rest.slice(1);
-    let end = rest.indexOf(";");
-    while (end > 0 && (quotesBefore(rest, end) - escapedQuotesBefore(rest, end)) % 2 !== 0) {
-      end = rest.indexOf(";", end + 1);
+  let from = 0;
+  for (;;) {
+    // Where this piece ends: the first `;` after an even count (a `;` right at its start ends it at once).
+    let end = from;
+    let quotes = 0;
+    while (end < value.length && !(value[end] === ";" && (end === from || quotes % 2 === 0))) {
+      if (value[end] === '"') quotes++;
+      else if (value[end] === "\\" && value[end + 1] === '"') {
+        // An escaped quote counts for nothing: the quote that follows is skipped with it.
+        end += 2;
+        continue;
+      }
+      end++;
     }
-    if (end < 0) end = rest.length;
-    let piece = rest.slice(0, end);
+    let piece = value.slice(from, end);
     const equals = piece.indexOf("=");
     if (equals >= 0)
       piece = `${piece.slice(0, equals).trim().toLowerCase()}=${piece.slice(equals + 1).trim()}`;
     pieces.push(piece.trim());
-    rest = rest.slice(end);
+    if (end >= value.length) return pieces;
+    from = end + 1;
   }
-  return pieces;
-}
-
-function quotesBefore(text: string, end: number): number {
-  let count = 0;
-  for (let i = text.indexOf('"'); i >= 0 && i < end; i = text.indexOf('"', i + 1)) count++;
-  return count;
-}
-
-function escapedQuotesBefore(text: string, end: number): number {
-  let count = 0;
-  for (let i = text.indexOf('\\"'); i >= 0 && i + 2 <= end; i = text.indexOf('\\"', i + 2)) count++;
-  return count;
 }
 
 // An RFC 2231 parameter name: `name*` (encoded), `name*0` (a piece) or `name*0*` (an encoded piece).
