@@ -95,7 +95,8 @@ export default defineConfig({
     format: "cjs",
     entryFileNames: "[name].cjs",
     chunkFileNames: "chunks/[name]-[hash].cjs",
-    minify: true,
+    // MERGE_BUNDLE_PLAIN=1 builds it unminified, for CPU profiles whose function names can be read.
+    minify: process.env.MERGE_BUNDLE_PLAIN !== "1",
     // Pure-ASCII chunks: one non-ASCII character makes Node decode a module's whole text the slow way and V8 scan it
     // as a two-byte string; escaped, the same text is read and parsed as one-byte.
     charset: "ascii",

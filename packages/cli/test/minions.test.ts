@@ -27,12 +27,12 @@ function scratch(): string {
 }
 
 /** The same host rendered alone, as `merge stack --minion-id` does it. */
-function single(id: string, grains: string, pillar: string, format: "json" | "yaml"): string {
+function single(id: string, grains: string, pillar: string, format: "json" | "yaml", tree = TREE): string {
   const dir = scratch();
   writeFileSync(join(dir, "grains.yml"), grains);
   writeFileSync(join(dir, "pillar.yml"), pillar);
   const args = ["stack", "stack.cfg", "--minion-id", id, "--grains", join(dir, "grains.yml")];
-  const run = merge([...args, "--pillar", join(dir, "pillar.yml"), "--format", format], { cwd: TREE });
+  const run = merge([...args, "--pillar", join(dir, "pillar.yml"), "--format", format], { cwd: tree });
   expect(run.status).toBe(0);
   return run.stdout;
 }
@@ -80,6 +80,39 @@ describe("merge stack --minions", () => {
     });
     expect(files.status).toBe(0);
     expect(readFileSync(join(out, "web1.yml"), "utf8")).toBe("web1 (Debian, prod)\n");
+  });
+
+  it("gives each host what a run alone gives when hosts share files, change `stack` or use aliases", () => {
+    // The batch shares the parsed files between hosts and writes their frozen parts' JSON once; templates that
+    // change `stack` get a copy of it first, and a file with an alias is copied as before.
+    const tree = join(FIXTURES, "shared-batch");
+    const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml"], { cwd: tree });
+    expect(run.status).toBe(0);
+    const lines = jsonLines(run.stdout);
+    const hosts = [
+      ["web1", "{roles: [web], tier: prod}"],
+      ["db1", "{roles: [db]}"],
+      ["both1", "{roles: [web, db]}"],
+      ["web2", "{roles: [web]}"],
+      ["db2", "{roles: [db, web]}"],
+      ["web3", "{roles: [web], tier: prod}"],
+    ] as const;
+    expect(lines.map((line) => line.id)).toEqual(hosts.map(([id]) => id));
+    hosts.forEach(([id, pillar], index) => {
+      const alone = single(id, "{}", pillar, "json", tree);
+      expect(lines[index]!.pillar).toEqual(JSON.parse(alone));
+      // Byte for byte as that run writes it on one line.
+      expect(JSON.stringify(lines[index]!.pillar)).toBe(JSON.stringify(JSON.parse(alone)));
+    });
+    // What the templates changed is each host's own: web2 does not see web1's packages or home.
+    expect(lines[3]!.pillar).toMatchObject({
+      packages: ["vim", "curl", "nginx-web2", "nginx"],
+      users: { deploy: { home: "/srv/web2" } },
+      ntp: { servers: ["ntp1.example.org", "ntp2.example.org", "ntp.web2"] },
+      // Merged into `defaults`, seen through `limits` too, as Salt's alias does.
+      limits: { nofile: 65536 },
+    });
+    expect(lines[5]!.pillar).toMatchObject({ host: { id: "web3", tier: "prod" } });
   });
 
   it("reports a host that fails and goes on with the others; the status is 1", () => {

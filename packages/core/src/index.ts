@@ -92,6 +92,7 @@ export { toExact, toPlain } from "./values/convert.js";
 export { pyEquals } from "./values/equality.js";
 export {
   type FormatJsonOptions,
+  type FrozenText,
   formatJson,
   type ParseJsonOptions,
   parseJson,

@@ -11,6 +11,7 @@ import {
 import {
   createStackAccumulator,
   isStackStrategy,
+  type StackAccumulator,
   type StackStrategy,
   stackMerger,
 } from "@merge/strategies-stack";
@@ -19,7 +20,13 @@ import {
 export interface StackFold {
   /** The data merged so far; templates see it as `stack` and may change it. */
   readonly value: Mapping;
-  merge(doc: Mapping): void;
+  /**
+   * Merges a document. `shared`: the document holds no container twice and nobody changes it (the loader's cache);
+   * the fold may then keep its values uncopied until `own()`.
+   */
+  merge(doc: Mapping, shared?: boolean): void;
+  /** Makes `value` share nothing with documents merged `shared` (before a template may change it). */
+  own(): void;
 }
 
 /**
@@ -36,7 +43,7 @@ export function createFoldFactory(
 ): () => StackFold {
   const strategy = spec === undefined ? "merge-last" : loneStackStrategy(spec, registry);
   if (strategy !== undefined) {
-    return () => createStackAccumulator({ strategy, maxDepth, exact: true });
+    return () => new AccumulatorFold(createStackAccumulator({ strategy, maxDepth, exact: true }));
   }
   // Without a registry of the caller's, only the stack merger is known, so `stack(bogus)` fails as it should.
   const merger = (registry ?? createRegistry([stackMerger()])).resolve(
@@ -56,10 +63,32 @@ class SpecFold implements StackFold {
 
   constructor(private readonly merger: Merger) {}
 
+  // Every document is copied, shared or not: a merger may keep what it is given.
   merge(doc: Mapping): void {
     this.value = this.merger.merge(this.value, cloneTree(doc)) as Mapping;
   }
+
+  own(): void {}
 }
+
+/** The in-place accumulator of `@merge/strategies-stack` (a class, for the reason given above). */
+class AccumulatorFold implements StackFold {
+  constructor(private readonly accumulator: StackAccumulator) {}
+
+  get value(): Mapping {
+    return this.accumulator.value;
+  }
+
+  merge(doc: Mapping, shared = false): void {
+    this.accumulator.merge(doc, shared ? SHARED : undefined);
+  }
+
+  own(): void {
+    this.accumulator.own();
+  }
+}
+
+const SHARED = { shared: true } as const;
 
 function loneStackStrategy(spec: SpecInput, registry: Registry | undefined): StackStrategy | undefined {
   if (registry !== undefined) return undefined;

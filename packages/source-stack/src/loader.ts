@@ -3,6 +3,7 @@ import {
   checkTree,
   cloneTree,
   compareCodePoints,
+  DEFAULT_MAX_DEPTH,
   type Dict,
   isMapping,
   isMergeError,
@@ -30,7 +31,9 @@ import { type StackWarning, stackError } from "./problems.js";
 import { isBlank, splitLines } from "./pytext.js";
 import type { StackRenderer } from "./renderer.js";
 import { findCycle } from "./cycle.js";
+import { freezeDocument } from "./freeze.js";
 import { renderedYamlError, withTemplateLine } from "./redact.js";
+import { type PieceValue, piecesOfDocument, readByPieces } from "./top-level-pieces.js";
 import { itemPattern, markHostValues, showItem } from "./taint.js";
 import {
   type CompiledTemplateStore,
@@ -119,6 +122,15 @@ export interface StackLoaderOptions {
    * an int and a str key are equal as text). `"exact"`: `data` is the `PyDict` itself.
    */
   readonly values?: "plain" | "exact";
+  /**
+   * Let `data` share values with the loader's cache of parsed files (default false). A batch of hosts then copies
+   * into each host's stack only what the merge changes, instead of every document it reads. The caller must then
+   * treat `data` as read-only: a change to it would reach every later host that reads the same file. It applies to
+   * the PillarStack fold with the built-in renderer; a document whose text holds `*` (a YAML alias may share a value
+   * between two keys, which Salt's in-place merge changes together) is copied as before, and a template that may
+   * reach `stack` (its text names it, or includes, imports or extends another template) gets a stack of its own.
+   */
+  readonly sharedValues?: boolean;
 }
 
 /** One host to render the stack for. */
@@ -185,11 +197,17 @@ const PARSE_CACHE_PER_FILE = 8;
  */
 const PARSED_FILES_KEPT = 1000;
 
-/** A file's parsed texts (latest last) and how often a render of it found its text there. */
+/**
+ * A file's parsed texts (latest last), how often a render of it found its text there, and the top-level pieces of
+ * the latest text read, which the next different text reuses where it is the same (see top-level-pieces.ts).
+ */
 interface ParsedTexts {
   readonly docs: Map<string, unknown>;
   hits: number;
   misses: number;
+  pieces: ReadonlyMap<string, PieceValue> | undefined;
+  /** The latest text read whole and its document, cut into `pieces` only when a different text comes. */
+  latest: { readonly text: string; readonly doc: unknown } | undefined;
 }
 
 /**
@@ -230,6 +248,13 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
   const cacheOn = options.cache !== false;
   const files = new StackFiles(cwd, cacheOn, options.files);
   const newFold = createFoldFactory(options.spec, options.registry, options.maxDepth);
+  // Documents join the stack uncopied (see `sharedValues`) only where the depth limit cannot be reached inside one:
+  // copying checks the depth of what it copies, and YAML nests at most 500 levels.
+  const sharing =
+    options.sharedValues === true &&
+    options.cache !== false &&
+    options.renderer === undefined &&
+    (options.maxDepth ?? DEFAULT_MAX_DEPTH) >= DEFAULT_MAX_DEPTH;
   const parsed = new Map<string, ParsedTexts>();
   // Per config file: the last rendered listing and its items (most hosts render the same listing shape).
   const listings = new Map<string, { text: string; items: string[] }>();
@@ -306,16 +331,35 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       perFile.hits++;
       return perFile.docs.get(text);
     }
-    const key = storable ? DOCUMENT_KEY + text : undefined;
-    let doc = key === undefined ? NOT_STORED : storedDocument(documents!, key);
-    if (doc === NOT_STORED) {
-      doc = loadYaml(text, { flavor: "salt", filename: file, values: "exact" });
-      const encoded = key === undefined ? undefined : encodeYamlValue(doc);
-      if (encoded !== undefined) documents!.set(key!, encoded);
+    const read = (piece: string) => loadYaml(piece, { flavor: "salt", filename: file, values: "exact" });
+    // A new text of a file read before: its unchanged top-level pieces keep their values.
+    // The cut is made then, not when a file is first read: most files are read once per loader.
+    if (perFile !== undefined && perFile.pieces === undefined && perFile.latest !== undefined) {
+      perFile.pieces = piecesOfDocument(perFile.latest.text, perFile.latest.doc) ?? NO_PIECES;
+      perFile.latest = undefined;
     }
+    const byPieces = perFile?.pieces === undefined ? undefined : readByPieces(text, perFile.pieces, read);
+    let doc: unknown;
+    if (byPieces !== undefined) {
+      doc = byPieces.doc;
+      perFile!.pieces = byPieces.pieces;
+    } else {
+      const key = storable ? DOCUMENT_KEY + text : undefined;
+      doc = key === undefined ? NOT_STORED : storedDocument(documents!, key);
+      if (doc === NOT_STORED) {
+        doc = read(text);
+        const encoded = key === undefined ? undefined : encodeYamlValue(doc);
+        if (encoded !== undefined) documents!.set(key!, encoded);
+      }
+      if (perFile !== undefined) {
+        perFile.pieces = undefined;
+        perFile.latest = { text, doc };
+      }
+    }
+    if (sharing) freezeDocument(doc);
     if (cacheOn) {
       if (perFile === undefined) {
-        perFile = { docs: new Map(), hits: 0, misses: 0 };
+        perFile = { docs: new Map(), hits: 0, misses: 0, pieces: undefined, latest: { text, doc } };
         parsed.set(file, perFile);
         if (parsed.size > PARSED_FILES_KEPT) parsed.delete(parsed.keys().next().value!);
       }
@@ -395,6 +439,8 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       const cfgAbs = files.absolute(cfg);
       const cfgPath = resolve(cfg) === resolve(cfgAbs) ? cfg : cfgAbs;
       const [baseDir] = splitPath(cfg);
+      const cfgSource = readNoted(cfg);
+      if (sharing && mayReachStack(cfgSource)) fold.own();
       const cfgVars = {
         stack: fold.value,
         pillar,
@@ -402,7 +448,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         __opts__: cfgHost.opts,
         __grains__: cfgHost.grains,
       };
-      const listing = renderText(readNoted(cfg), cfg, cfgVars, cfgPath, opaque);
+      const listing = renderText(cfgSource, cfg, cfgVars, cfgPath, opaque);
       let items = cacheOn ? listings.get(cfg) : undefined;
       if (items?.text !== listing) {
         items = { text: listing, items: configItems(listing, cfg) };
@@ -434,6 +480,9 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
         matches.sort(compareCodePoints);
         for (const path of matches) {
           checkInside(path, baseDir, cfg);
+          const source = readNoted(path);
+          // Before `stack` is handed to a template that may change it: it must hold nothing of the cache.
+          if (sharing && mayReachStack(source)) fold.own();
           const vars: Record<string, unknown> = {
             stack: fold.value,
             pillar,
@@ -442,7 +491,6 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
             __grains__: grains,
           };
           if (upstream) vars.ymlpath = path;
-          const source = readNoted(path);
           const text = renderText(source, path, vars, cfgPath);
           let doc: unknown;
           try {
@@ -458,7 +506,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
             });
             continue;
           }
-          mergeLocated(fold, doc, text, path);
+          mergeLocated(fold, doc, text, path, sharing && !text.includes("*"));
           merged.push(path);
         }
       }
@@ -539,7 +587,19 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
   };
 }
 
+/**
+ * Whether a template's text may reach the `stack` variable: it names it, or hands its context to another template
+ * (`include`, `import`, `from ... import`, `extends`, Salt's `import_yaml` and the like). Any mention counts, in text
+ * or tag: a false alarm only costs a copy of the stack.
+ */
+function mayReachStack(source: string): boolean {
+  return source.includes("{") && /stack|include|import|extends/.test(source);
+}
+
 const NOT_STORED = Symbol("not stored");
+
+/** The pieces of a text that could not be cut: the next text is then read piece by piece in full, if it can be cut. */
+const NO_PIECES: ReadonlyMap<string, PieceValue> = new Map();
 
 /** The document stored under `key`, or NOT_STORED when there is none or it does not decode. */
 function storedDocument(documents: ParsedDocumentStore, key: string): unknown {
@@ -618,9 +678,9 @@ function isOutside(rel: string): boolean {
 }
 
 // Gives a merge error (an unknown strategy) the file, line and column of the directive that caused it.
-function mergeLocated(fold: StackFold, doc: Mapping, text: string, file: string): void {
+function mergeLocated(fold: StackFold, doc: Mapping, text: string, file: string, shared: boolean): void {
   try {
-    fold.merge(doc);
+    fold.merge(doc, shared);
   } catch (error) {
     if (!isMergeError(error) || error.source !== undefined) throw error;
     const keys = error.keys ?? [];

@@ -45,7 +45,22 @@ export interface StackAccumulator {
   /** The data merged so far. The same object between merges unless a top-level `__: overwrite` replaced it. */
   readonly value: Mapping;
   /** Merges one document (a mapping) into `value`. */
-  merge(doc: Mapping): void;
+  merge(doc: Mapping, how?: StackDocumentOptions): void;
+  /**
+   * Copies into `value` whatever it still shares with documents merged `shared`, so that changing `value` (as a
+   * template may change `stack`) changes no document. Values shared twice become two copies, as two parses would
+   * have made them in Salt; values the accumulator owns stay as they are, shared parts included. May replace `value`.
+   */
+  own(): void;
+}
+
+export interface StackDocumentOptions {
+  /**
+   * The document's containers join `value` as they are instead of as copies, and are copied only where a later
+   * merge changes them: for documents that hold no container twice (no YAML alias) and that nobody changes, such as
+   * a loader's cache of parsed files. `value` then shares containers with the document until `own()`. Default false.
+   */
+  readonly shared?: boolean;
 }
 
 export function createStackAccumulator(options: StackAccumulatorOptions = {}): StackAccumulator {
@@ -84,9 +99,13 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const live = (value: unknown): unknown =>
     typeof value === "object" && value !== null ? (memo.has(value) ? memo.get(value) : value) : value;
 
-  // The owned deep copy of a document value (the value itself when the accumulator already owns it).
+  // Whether the document being merged is shared (see StackDocumentOptions): its values are then taken as they are.
+  let sharing = false;
+
+  // The owned deep copy of a document value (the value itself when the accumulator already owns it, or when the
+  // document is shared: it holds no container twice, so no copy is needed to keep aliases together).
   const adopt = (value: unknown, depth: number): unknown => {
-    if (typeof value !== "object" || value === null || owned.has(value)) return value;
+    if (sharing || typeof value !== "object" || value === null || owned.has(value)) return value;
     const isList = Array.isArray(value);
     if (!isList && !isMapping(value)) return value;
     if (memo.has(value)) return memo.get(value);
@@ -151,8 +170,35 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     return dict;
   };
 
+  // Salt's _cleanup on a shared value: the same result, but a mapping is copied only when something under it
+  // changes, and the rest stays shared.
+  const cleanupShared = (value: unknown, depth: number): unknown => {
+    if (typeof value !== "object" || value === null) return value;
+    if (Array.isArray(value)) return value.length > 0 && isListDirective(value[0]) ? dropFirst(value) : value;
+    if (!isMapping(value)) return value;
+    const keys = mappingKeys(value);
+    if (keys.length === 0) return value;
+    if (depth >= maxDepth) throw tooDeep();
+    let dict: Mapping | undefined;
+    if (hasItem(value, DIRECTIVE_KEY)) {
+      dict = writableDict(value);
+      deleteItem(dict, DIRECTIVE_KEY);
+    }
+    for (const key of keys) {
+      if (key === DIRECTIVE_KEY) continue;
+      const child = getItem(value, key);
+      if (typeof child !== "object" || child === null) continue;
+      const cleaned = cleanupShared(child, depth + 1);
+      if (cleaned === child) continue;
+      dict ??= writableDict(value);
+      setItem(dict, key, cleaned);
+    }
+    return dict ?? value;
+  };
+
   // What enters the stack from the document: owned, then cleaned.
-  const enter = (value: unknown): unknown => cleanup(adopt(value, path.length), path.length);
+  const enter = (value: unknown): unknown =>
+    sharing ? cleanupShared(value, path.length) : cleanup(adopt(value, path.length), path.length);
 
   function mergeDict(stack: Mapping, obj: Mapping): Mapping {
     if (path.length >= maxDepth) throw tooDeep();
@@ -239,20 +285,59 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     memo = new Map();
   }
 
-  const merge = (doc: Mapping): void => {
+  const merge = (doc: Mapping, how?: StackDocumentOptions): void => {
     if (!isMapping(doc)) {
       throw new MergeError("MERGE_TYPE", "a PillarStack document must be a mapping", { plugin: "stack" });
     }
     path.length = 0;
     swapped = 0;
     copying.clear();
+    sharing = how?.shared === true;
     try {
       value = mergeDict(value, doc);
     } finally {
       memo = new Map();
+      sharing = false;
     }
   };
-  return new Accumulator(() => value, merge);
+
+  // Walks `value` without recursion (a template may have nested it deeply, or put it inside itself), copying each
+  // container the accumulator does not own where it is found; an owned one is walked once however often it is found.
+  const own = (): void => {
+    const copyOf = (child: unknown): unknown => {
+      if (typeof child !== "object" || child === null || owned.has(child)) return child;
+      let copy: unknown;
+      if (Array.isArray(child)) copy = child.slice();
+      else if (isMapping(child)) copy = copyMapping(child);
+      else return child;
+      owned.add(copy as object);
+      return copy;
+    };
+    value = copyOf(value) as Mapping;
+    const walked = new Set<object>([value]);
+    const pending: object[] = [value];
+    while (pending.length > 0) {
+      const container = pending.pop()!;
+      const visit = (child: unknown): unknown => {
+        const copy = copyOf(child);
+        if (typeof copy === "object" && copy !== null && !walked.has(copy)) {
+          walked.add(copy);
+          pending.push(copy);
+        }
+        return copy;
+      };
+      if (Array.isArray(container)) {
+        for (let i = 0; i < container.length; i++) container[i] = visit(container[i]);
+      } else if (isMapping(container)) {
+        for (const key of mappingKeys(container)) {
+          const child = getItem(container, key);
+          const copy = visit(child);
+          if (copy !== child) setItem(container, key, copy);
+        }
+      }
+    }
+  };
+  return new Accumulator(() => value, merge, own);
 }
 
 /**
@@ -265,11 +350,17 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
  */
 class Accumulator implements StackAccumulator {
   readonly #read: () => Mapping;
-  readonly merge: (doc: Mapping) => void;
+  readonly merge: (doc: Mapping, how?: StackDocumentOptions) => void;
+  readonly own: () => void;
 
-  constructor(read: () => Mapping, merge: (doc: Mapping) => void) {
+  constructor(
+    read: () => Mapping,
+    merge: (doc: Mapping, how?: StackDocumentOptions) => void,
+    own: () => void,
+  ) {
     this.#read = read;
     this.merge = merge;
+    this.own = own;
   }
 
   get value(): Mapping {

@@ -2,6 +2,7 @@ export {
   createStackAccumulator,
   type StackAccumulator,
   type StackAccumulatorOptions,
+  type StackDocumentOptions,
   stackMergeAll,
 } from "./accumulator.js";
 export { pyEquals } from "./equality.js";

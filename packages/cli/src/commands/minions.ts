@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import {
   type Dict,
   formatJson,
+  type FrozenText,
   getItem,
   isMapping,
   isMergeError,
@@ -168,6 +169,9 @@ export async function runBatch(run: BatchRun): Promise<number> {
   const paint = painter(useColor(io.stderrIsTTY, io.env, io.color));
   const report = (await import("../report.js")).failureReport;
   let failed = 0;
+  // Hosts share the frozen parts of their data (the parsed files a loader with `sharedValues` keeps): each part's
+  // JSON is written once.
+  const frozenTexts = new WeakMap<object, FrozenText>();
   for (const [index, host] of hosts.entries()) {
     progress.update(index, host.id);
     const prefix = `${oneLine(host.id)}: `;
@@ -188,7 +192,7 @@ export async function runBatch(run: BatchRun): Promise<number> {
             options.get === undefined
               ? { id: host.id, pillar: result.data }
               : gotLine(host, result, options.get);
-          await io.writeOut(`${formatJson(line, { indent: 0 })}\n`);
+          await io.writeOut(`${formatJson(line, { indent: 0, frozenTexts })}\n`);
         } else {
           const text = renderResult(result.data, options, {
             title: run.title(host),
@@ -339,6 +343,8 @@ export async function executeStackBatch({ values, positionals, io }: CommandInpu
     // The exact model, as `merge stack --minion-id` computes it: a host's output is what that run prints (`9.0` stays a
     // float, an int key stays an int and keeps its place).
     values: "exact",
+    // Each host's data is only written out: it may share the parsed files' values instead of copying them.
+    sharedValues: true,
     ...(opts === undefined ? {} : { opts }),
     ...(spec === undefined ? {} : { spec, registry: await createCliRegistry(options.plugins, io.cwd, spec) }),
   };

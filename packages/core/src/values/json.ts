@@ -255,6 +255,19 @@ class JsonReader {
 export interface FormatJsonOptions {
   /** Spaces per level; 0 writes one line with `", "` and `": "` as Python's `json.dumps` does. Default 2. */
   readonly indent?: number;
+  /**
+   * With `indent: 0`, the texts of frozen values written before, to be written again without walking them: a
+   * `PyDict` frozen with `freeze()` or an array frozen with `Object.freeze`, when everything inside is frozen too
+   * (dates, binary data and sets never count as frozen). Pays where many values share frozen parts, as the hosts of
+   * a batch share the parsed files of their stack; give the same map to each call.
+   */
+  readonly frozenTexts?: WeakMap<object, FrozenText>;
+}
+
+/** A frozen value's JSON text and how deep it nests (for the depth limit where the value is met again). */
+export interface FrozenText {
+  readonly text: string;
+  readonly height: number;
 }
 
 /**
@@ -264,7 +277,8 @@ export interface FormatJsonOptions {
  * Python's `isoformat()`), binary data as base64, sets as lists, undefined as `null`.
  */
 export function formatJson(value: unknown, options: FormatJsonOptions = {}): string {
-  const writer = new JsonWriter(options.indent ?? 2);
+  const indent = options.indent ?? 2;
+  const writer = new JsonWriter(indent, indent === 0 ? options.frozenTexts : undefined);
   writer.value(value, 0);
   return writer.out;
 }
@@ -280,9 +294,36 @@ class JsonWriter {
   private readonly comma: string;
   /** Line break and indentation by depth, made once per depth. */
   private readonly breaks: string[] = [];
+  /** The deepest container depth reached, and how many containers that are not frozen were written (frozenTexts). */
+  private deepest = 0;
+  private unfrozen = 0;
 
-  constructor(private readonly indent: number) {
+  constructor(
+    private readonly indent: number,
+    private readonly frozenTexts: WeakMap<object, FrozenText> | undefined,
+  ) {
     this.comma = indent > 0 ? "," : ", ";
+  }
+
+  /** Writes a frozen container from its stored text, or writes it and stores the text when all of it is frozen. */
+  private frozen(v: PyDict | readonly unknown[], depth: number): void {
+    const known = this.frozenTexts!.get(v);
+    if (known !== undefined && depth + known.height < DEFAULT_MAX_DEPTH) {
+      this.out += known.text;
+      this.deepest = Math.max(this.deepest, depth + known.height);
+      return;
+    }
+    const outside = this.out;
+    const deepest = this.deepest;
+    const unfrozen = this.unfrozen;
+    this.out = "";
+    this.deepest = depth;
+    if (v instanceof PyDict) this.dict(v, depth);
+    else this.list(v, depth);
+    const text = this.out;
+    if (this.unfrozen === unfrozen) this.frozenTexts!.set(v, { text, height: this.deepest - depth });
+    this.out = outside + text;
+    this.deepest = Math.max(deepest, this.deepest);
   }
 
   private newline(depth: number): void {
@@ -332,14 +373,31 @@ class JsonWriter {
         },
       );
     }
+    if (depth > this.deepest) this.deepest = depth;
     if (Array.isArray(v) || v instanceof Set) {
+      if (this.frozenTexts !== undefined) {
+        if (Array.isArray(v) && Object.isFrozen(v)) {
+          this.frozen(v, depth);
+          return;
+        }
+        this.unfrozen++;
+      }
       this.list(Array.isArray(v) ? v : [...v], depth);
       return;
     }
     if (v instanceof PyDict) {
+      if (this.frozenTexts !== undefined) {
+        if (v.isFrozen) {
+          this.frozen(v, depth);
+          return;
+        }
+        this.unfrozen++;
+      }
       this.dict(v, depth);
       return;
     }
+    // Anything else that is not a scalar may change: a text holding it is not kept.
+    this.unfrozen++;
     if (isPlainObject(v)) {
       this.object(v, depth);
       return;
