@@ -680,13 +680,28 @@ class PyCompiler extends BaseCompiler {
     const targets = node.targets as NjAny[];
     const valueId = this._tmpid();
     this._emit(`var ${valueId} = `);
-    if (node.value) this.compile(node.value, frame);
+    if (node.valueId !== undefined) this._emit(node.valueId);
+    else if (node.value) this.compile(node.value, frame);
     else this.compile(node.body, frame);
     this._emitLine(";");
-    const single = targets.length === 1;
+    const single = targets.length === 1 && node.pyTupleTarget !== true;
     if (!single) this._emitLine(`${valueId} = runtime.pyUnpack(${valueId}, ${targets.length});`);
     targets.forEach((target, i) => {
       const value = single ? valueId : `${valueId}[${i}]`;
+      if (target.pyTargetTuple === true) {
+        // `(a, b)` inside the target: unpacks its own part of the value.
+        this.compileSet(
+          {
+            lineno: target.lineno,
+            colno: target.colno,
+            targets: target.children,
+            pyTupleTarget: true,
+            valueId: value,
+          },
+          frame,
+        );
+        return;
+      }
       if (target.typename === "PyAttr" || target.typename === "LookupVal") {
         // `{% set ns.attr = value %}` (Jinja namespaces).
         this._emit("runtime.pySetAttr(");
@@ -788,7 +803,9 @@ class PyCompiler extends BaseCompiler {
     for (const loop of [node, ...(node.findAll(PyFor) as NjAny[])]) {
       targets.push(...(loop.name instanceof njNodes.Array ? loop.name.children : [loop.name]));
     }
-    for (const set of node.findAll(njNodes.Set) as NjAny[]) targets.push(...set.targets);
+    const names = (target: NjAny): NjAny[] =>
+      target.pyTargetTuple === true ? target.children.flatMap(names) : [target];
+    for (const set of node.findAll(njNodes.Set) as NjAny[]) targets.push(...set.targets.flatMap(names));
     let first: NjAny;
     for (const target of targets) {
       if (!(target instanceof njNodes.Symbol) || target.value !== "loop") continue;

@@ -113,3 +113,45 @@ describe("a colon before the end of a block tag", () => {
     expect(failure(() => renderCase(template)).code).toBe("TEMPLATE_SYNTAX");
   });
 });
+
+describe("assignment targets", () => {
+  // Jinja 3.1.2's output for each, with Salt's serializer extension for the load tags (recorded with Python's
+  // jinja2): `set` and `load_*` read a target as Jinja's parser does, parentheses and trailing commas included.
+  it.each([
+    ["{% set (a, b) = [5, 6] %}{{ a }}{{ b }}", "56"],
+    ["{% set (a) = [5, 6] %}{{ a }}", "[5, 6]"],
+    ["{% set (a,) = 'x' %}{{ a }}", "x"],
+    ["{% set ((a)) = 3 %}{{ a }}", "3"],
+    ["{% set (a, b,) = [1, 2] %}{{ a }}{{ b }}", "12"],
+    ["{% set (a, (b, c)) = [1, [2, 3]] %}{{ a }}{{ b }}{{ c }}", "123"],
+    ["{% set () = [] %}ok", "ok"],
+    ["{% set (a, b) %}xy{% endset %}{{ b }}{{ a }}", "yx"],
+    ["{% set a, %}x{% endset %}{{ a }}", "x"],
+    ["{% load_yaml as a, %}[5]{% endload %}{{ a }}", "5"],
+    ["{% load_yaml as a, b %}[5, 6]{% endload %}{{ a }} {{ b }}", "5 6"],
+    ["{% load_yaml as (a, b) %}[5, 6]{% endload %}{{ b }} {{ a }}", "6 5"],
+    ["{% load_json as a, %}[7]{% endload %}{{ a }}", "7"],
+  ])("%s gives %s", (template, expected) => {
+    expect(renderCase(template)).toBe(expected);
+  });
+
+  it.each([
+    ["{% set (a, b) = [1] %}", "not enough values to unpack (expected 2, got 1)"],
+    ["{% load_yaml as a, %}[5, 6]{% endload %}", "too many values to unpack (expected 1)"],
+    ["{% load_text as a, %}ab{% endload %}", "too many values to unpack (expected 1)"],
+  ])("%s fails as Jinja does: %s", (template, message) => {
+    const error = failure(() => renderCase(template));
+    expect(error.code).toBe("TEMPLATE_RENDER");
+    expect(error.message).toContain(message);
+  });
+
+  it.each([
+    ["{% set a, = [5] %}", "unexpected '='"],
+    ["{% for x in [1] %}{% set (loop, y) = [1, 2] %}{% endfor %}", "Can't assign to special loop variable"],
+    ["{% import_yaml 'f.yml' as a, %}", "expected token 'end of statement block', got ','"],
+  ])("%s is refused as Jinja refuses it: %s", (template, message) => {
+    const error = failure(() => renderCase(template));
+    expect(error.code).toBe("TEMPLATE_SYNTAX");
+    expect(error.message).toContain(message);
+  });
+});

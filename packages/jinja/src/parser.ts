@@ -48,6 +48,15 @@ const COLON_TAGS = new Set([
   "load_text",
 ]);
 
+/** A parenthesised part of an assignment target: the name or attribute inside, or a tuple of targets. */
+function assignable(target: NjAny): NjAny {
+  if (!(target instanceof njNodes.Group)) return target;
+  if (target.children.length === 1 && target.pyTuple !== true) return assignable(target.children[0]);
+  target.children = target.children.map(assignable);
+  target.pyTargetTuple = true;
+  return target;
+}
+
 const BaseParser: NjAny = njParser.Parser;
 
 class PyParser extends BaseParser {
@@ -211,15 +220,36 @@ class PyParser extends BaseParser {
   parseLoadData(kind: string): NjAny {
     const tok = this.nextToken();
     if (!this.skipSymbol("as")) this.fail(`${tok.value}: expected "as"`, tok.lineno, tok.colno);
-    const target = this.parsePrimary(true);
-    if (!(target instanceof njNodes.Symbol))
-      this.fail(`${tok.value}: expected a name`, tok.lineno, tok.colno);
+    // Salt reads an assignment target here, as `set` does: `as a, b`, `as (a, b)` and `as a,` unpack the value.
+    const { targets, tuple } = this.assignTargets();
+    const names = (target: NjAny): boolean =>
+      target instanceof njNodes.Symbol || (target.pyTargetTuple === true && target.children.every(names));
+    if (!targets.every(names)) this.fail(`${tok.value}: expected a name`, tok.lineno, tok.colno);
     this.advanceAfterBlockEnd(tok.value);
     const body = this.parseUntilBlocks("endload");
     this.advanceAfterBlockEnd();
     const capture = new njNodes.Capture(tok.lineno, tok.colno, body);
     const value = new PyLoadData(tok.lineno, tok.colno, kind, capture);
-    return new njNodes.Set(tok.lineno, tok.colno, [target], value);
+    const node = new njNodes.Set(tok.lineno, tok.colno, targets, value);
+    node.pyTupleTarget = tuple;
+    return node;
+  }
+
+  /**
+   * Jinja's assignment target: names separated by commas, a trailing comma before the end of the tag making a tuple
+   * of one, and parentheses around any part (`(a, b)` unpacks, `(a)` is the name, `(a,)` a tuple of one). A
+   * parenthesised tuple is marked `pyTargetTuple`; `tuple` tells whether the top level is a tuple.
+   */
+  assignTargets(): { targets: NjAny[]; tuple: boolean } {
+    const targets: NjAny[] = [];
+    let tuple = false;
+    for (;;) {
+      targets.push(assignable(this.parsePrimary()));
+      if (!this.skip(njLexer.TOKEN_COMMA)) break;
+      tuple = true;
+      if (this.peekToken()?.type === njLexer.TOKEN_BLOCK_END) break;
+    }
+    return { targets, tuple };
   }
 
   /** `{% raw %}...{% endraw %}`, with Jinja's whitespace control on both tags (nunjucks ignores `-` there). */
@@ -245,15 +275,13 @@ class PyParser extends BaseParser {
    */
   parseSet(): NjAny {
     const tag = this.nextToken();
-    const node = new njNodes.Set(tag.lineno, tag.colno, []);
-    for (;;) {
-      const target = this.parsePrimary();
-      // Jinja assigns to names and to a namespace's attribute (`ns.x`), never to a subscript (`x[0]`).
-      if (target instanceof njNodes.LookupVal)
-        this.fail("expected the end of the set tag", target.lineno, target.colno);
-      node.targets.push(target);
-      if (!this.skip(njLexer.TOKEN_COMMA)) break;
-    }
+    const { targets, tuple } = this.assignTargets();
+    // Jinja assigns to names and to a namespace's attribute (`ns.x`), never to a subscript (`x[0]`).
+    const subscript = targets.find((target) => target instanceof njNodes.LookupVal);
+    if (subscript !== undefined)
+      this.fail("expected the end of the set tag", subscript.lineno, subscript.colno);
+    const node = new njNodes.Set(tag.lineno, tag.colno, targets);
+    node.pyTupleTarget = tuple;
     if (this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
       const first = this.parseExpression();
       if (this.peekToken()?.type === njLexer.TOKEN_COMMA) {
