@@ -25,6 +25,11 @@ export interface CompileNames {
   readonly undefinedText?: boolean;
 }
 
+/** A for loop's names in the order they are written, through nested parts (`k, (a, b)`). */
+function loopNames(target: NjAny): NjAny[] {
+  return target instanceof njNodes.Array ? (target.children as NjAny[]).flatMap(loopNames) : [target];
+}
+
 function str(s: string): string {
   return JSON.stringify(s)
     .replace(/\u2028/g, "\\u2028")
@@ -748,17 +753,19 @@ class PyCompiler extends BaseCompiler {
     this._emitLine(`if (${id} === undefined) runtime.pyUndefinedBound(${STATE}, ${str(name)});`);
   }
 
+  /** Binds the loop's names (`ids` in the order of `loopNames`), unpacking the item, nested parts too. */
   private bindLoopNames(node: NjAny, item: string, ids: string[]): void {
-    if (node.name instanceof njNodes.Array) {
-      const names = node.name.children as NjAny[];
-      const u = this._tmpid();
-      this._emitLine(`var ${u} = runtime.pyUnpack(${item}, ${names.length});`);
-      names.forEach((n, i) => {
-        this.bindLoopName(String(n.value), ids[i] as string, `${u}[${i}]`);
-      });
-    } else {
-      this.bindLoopName(String(node.name.value), ids[0] as string, item);
-    }
+    let next = 0;
+    const bind = (target: NjAny, value: string): void => {
+      if (target instanceof njNodes.Array) {
+        const u = this._tmpid();
+        this._emitLine(`var ${u} = runtime.pyUnpack(${value}, ${target.children.length});`);
+        (target.children as NjAny[]).forEach((child, i) => bind(child, `${u}[${i}]`));
+      } else {
+        this.bindLoopName(String(target.value), ids[next++] as string, value);
+      }
+    };
+    bind(node.name, item);
   }
 
   compilePyFor(node: NjAny, frame: NjAny): void {
@@ -801,7 +808,7 @@ class PyCompiler extends BaseCompiler {
   private refuseLoopAssignment(node: NjAny): void {
     const targets: NjAny[] = [];
     for (const loop of [node, ...(node.findAll(PyFor) as NjAny[])]) {
-      targets.push(...(loop.name instanceof njNodes.Array ? loop.name.children : [loop.name]));
+      targets.push(...loopNames(loop.name));
     }
     const names = (target: NjAny): NjAny[] =>
       target.pyTargetTuple === true ? target.children.flatMap(names) : [target];
@@ -836,7 +843,7 @@ class PyCompiler extends BaseCompiler {
     const outerFrame = this._tmpid();
     this._emitLine(`var ${outerFrame} = frame;`);
     this._emitLine("frame = frame.push(true);");
-    const names: NjAny[] = node.name instanceof njNodes.Array ? node.name.children : [node.name];
+    const names = loopNames(node.name);
     const ids = names.map(() => this._tmpid());
     this._emitLine(`var ${ids.join(", ")};`);
     names.forEach((n, k) => {

@@ -131,6 +131,11 @@ describe("assignment targets", () => {
     ["{% load_yaml as a, b %}[5, 6]{% endload %}{{ a }} {{ b }}", "5 6"],
     ["{% load_yaml as (a, b) %}[5, 6]{% endload %}{{ b }} {{ a }}", "6 5"],
     ["{% load_json as a, %}[7]{% endload %}{{ a }}", "7"],
+    ["{% for (a, b) in [[1, 2], [3, 4]] %}{{ a }}{{ b }}{% endfor %}", "1234"],
+    ["{% for a, (b, c) in [[1, [2, 3]]] %}{{ a }}{{ b }}{{ c }}{% endfor %}", "123"],
+    ["{% for (a) in [1, 2] %}{{ a }}{% endfor %}", "12"],
+    ["{% for (a,) in [[1], [2]] %}{{ a }}{% endfor %}", "12"],
+    ["{% for (k, v) in {'x': 1}.items() if v %}{{ k }}={{ v }}{% endfor %}", "x=1"],
   ])("%s gives %s", (template, expected) => {
     expect(renderCase(template)).toBe(expected);
   });
@@ -139,6 +144,7 @@ describe("assignment targets", () => {
     ["{% set (a, b) = [1] %}", "not enough values to unpack (expected 2, got 1)"],
     ["{% load_yaml as a, %}[5, 6]{% endload %}", "too many values to unpack (expected 1)"],
     ["{% load_text as a, %}ab{% endload %}", "too many values to unpack (expected 1)"],
+    ["{% for a, (b, c) in [[1, [2]]] %}{% endfor %}", "not enough values to unpack (expected 2, got 1)"],
   ])("%s fails as Jinja does: %s", (template, message) => {
     const error = failure(() => renderCase(template));
     expect(error.code).toBe("TEMPLATE_RENDER");
@@ -149,6 +155,9 @@ describe("assignment targets", () => {
     ["{% set a, = [5] %}", "unexpected '='"],
     ["{% for x in [1] %}{% set (loop, y) = [1, 2] %}{% endfor %}", "Can't assign to special loop variable"],
     ["{% import_yaml 'f.yml' as a, %}", "expected token 'end of statement block', got ','"],
+    ["{% for a, b, in [[1, 2]] %}{% endfor %}", "expected token 'in', got '['"],
+    ["{% for (a, 1) in [] %}{% endfor %}", "can't assign to 'tuple'"],
+    ["{% set (a, 1) = [] %}", "can't assign to 'tuple'"],
   ])("%s is refused as Jinja refuses it: %s", (template, message) => {
     const error = failure(() => renderCase(template));
     expect(error.code).toBe("TEMPLATE_SYNTAX");

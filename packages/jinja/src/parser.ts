@@ -176,9 +176,17 @@ class PyParser extends BaseParser {
   parsePyFor(): NjAny {
     const forTok = this.nextToken();
     const node = new PyFor(forTok.lineno, forTok.colno);
-    node.name = this.parsePrimary(true);
-    if (!(node.name instanceof njNodes.Symbol))
-      this.fail("expected a loop variable name", forTok.lineno, forTok.colno);
+    // A name, or names to unpack each item into (an Array, nested for parenthesised parts: `(k, (a, b))`).
+    const loopTarget = (target: NjAny): NjAny => {
+      const read = assignable(target);
+      if (read instanceof njNodes.Symbol) return read;
+      if (read.pyTargetTuple !== true)
+        this.fail("expected a loop variable name", forTok.lineno, forTok.colno);
+      const names = new njNodes.Array(read.lineno, read.colno);
+      for (const child of read.children) names.addChild(loopTarget(child));
+      return names;
+    };
+    node.name = loopTarget(this.parsePrimary(true));
     if (this.peekToken().type === njLexer.TOKEN_COMMA) {
       const first = node.name;
       node.name = new njNodes.Array(first.lineno, first.colno);
@@ -187,7 +195,7 @@ class PyParser extends BaseParser {
         // Jinja reads a name after the comma even when it is `in`: `{% for k, in m %}` does not parse.
         if (this.peekToken().type === njLexer.TOKEN_SYMBOL && this.peekToken().value === "in")
           this.fail('expected "in" in for loop', forTok.lineno, forTok.colno);
-        node.name.addChild(this.parsePrimary(true));
+        node.name.addChild(loopTarget(this.parsePrimary(true)));
       }
     }
     if (!this.skipSymbol("in")) this.fail('expected "in" in for loop', forTok.lineno, forTok.colno);
