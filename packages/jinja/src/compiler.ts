@@ -760,7 +760,9 @@ class PyCompiler extends BaseCompiler {
       if (target instanceof njNodes.Array) {
         const u = this._tmpid();
         this._emitLine(`var ${u} = runtime.pyUnpack(${value}, ${target.children.length});`);
-        (target.children as NjAny[]).forEach((child, i) => bind(child, `${u}[${i}]`));
+        (target.children as NjAny[]).forEach((child, i) => {
+          bind(child, `${u}[${i}]`);
+        });
       } else {
         this.bindLoopName(String(target.value), ids[next++] as string, value);
       }
