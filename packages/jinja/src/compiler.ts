@@ -1026,9 +1026,22 @@ class PyCompiler extends BaseCompiler {
     });
     const inner = frame.push(true);
     this._emitLine("frame = frame.push(true);");
+    const bind = (target: NjAny, value: string, source: NjAny): void => {
+      if (target.pyTargetTuple === true) {
+        const parts = this._tmpid();
+        this._emitLine(`var ${parts} = runtime.pyUnpack(${value}, ${target.children.length});`);
+        (target.children as NjAny[]).forEach((child, i) => {
+          bind(child, `${parts}[${i}]`, null);
+        });
+        return;
+      }
+      if (!(target instanceof njNodes.Symbol))
+        this.fail("cannot assign to this expression", target.lineno, target.colno);
+      this._emitLine(`frame.variables[${str(String(target.value))}] = ${value};`);
+      if (source !== null) this.noteUndefinedSet(value, String(target.value), source);
+    };
     (node.targets as NjAny[]).forEach((t, i) => {
-      this._emitLine(`frame.variables[${str(String(t.value))}] = ${values[i]};`);
-      this.noteUndefinedSet(values[i] as string, String(t.value), node.values[i]);
+      bind(t, values[i] as string, node.values[i]);
     });
     this._withScopedSyntax(() => this.compile(node.body, inner));
     this._emitLine("frame = frame.pop();");

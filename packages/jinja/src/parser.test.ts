@@ -136,6 +136,10 @@ describe("assignment targets", () => {
     ["{% for (a) in [1, 2] %}{{ a }}{% endfor %}", "12"],
     ["{% for (a,) in [[1], [2]] %}{{ a }}{% endfor %}", "12"],
     ["{% for (k, v) in {'x': 1}.items() if v %}{{ k }}={{ v }}{% endfor %}", "x=1"],
+    ["{% with a, b = [1, 2] %}{{ a }}{{ b }}{% endwith %}", "12"],
+    ["{% with (a, b) = [1, 2], c = 3 %}{{ a }}{{ b }}{{ c }}{% endwith %}", "123"],
+    ["{% with (a,) = [1] %}{{ a }}{% endwith %}", "1"],
+    ["{% with %}x{% endwith %}", "x"],
   ])("%s gives %s", (template, expected) => {
     expect(renderCase(template)).toBe(expected);
   });
@@ -156,6 +160,8 @@ describe("assignment targets", () => {
     ["{% for x in [1] %}{% set (loop, y) = [1, 2] %}{% endfor %}", "Can't assign to special loop variable"],
     ["{% import_yaml 'f.yml' as a, %}", "expected token 'end of statement block', got ','"],
     ["{% for a, b, in [[1, 2]] %}{% endfor %}", "expected token 'in', got '['"],
+    ["{% with a = 1, %}{% endwith %}", "Expected an expression, got 'end of statement block'"],
+    ["{% with a = 1 b = 2 %}{% endwith %}", "expected token ',', got 'b'"],
     ["{% for (a, 1) in [] %}{% endfor %}", "can't assign to 'tuple'"],
     ["{% set (a, 1) = [] %}", "can't assign to 'tuple'"],
   ])("%s is refused as Jinja refuses it: %s", (template, message) => {

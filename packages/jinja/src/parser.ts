@@ -160,12 +160,22 @@ class PyParser extends BaseParser {
     const tok = this.nextToken();
     const targets: NjAny[] = [];
     const values: NjAny[] = [];
-    while (this.peekToken()?.type === njLexer.TOKEN_SYMBOL) {
-      targets.push(this.parsePrimary(true));
+    // Targets until the end of the tag, a comma before each but the first (so a trailing comma is refused).
+    while (this.peekToken()?.type !== njLexer.TOKEN_BLOCK_END) {
+      if (targets.length > 0 && !this.skip(njLexer.TOKEN_COMMA))
+        this.fail("expected ',' in with", tok.lineno, tok.colno);
+      // A target as `set` reads one: `a, b = pair` and `(a, b) = pair` unpack (a parenthesised part too).
+      const parts = [assignable(this.parsePrimary(true))];
+      while (this.skip(njLexer.TOKEN_COMMA)) parts.push(assignable(this.parsePrimary(true)));
+      let target = parts[0];
+      if (parts.length > 1) {
+        target = new njNodes.Group(parts[0].lineno, parts[0].colno, parts);
+        target.pyTargetTuple = true;
+      }
+      targets.push(target);
       if (!this.skipValue(njLexer.TOKEN_OPERATOR, "="))
         this.fail("expected '=' in with", tok.lineno, tok.colno);
       values.push(this.parseExpression());
-      if (!this.skip(njLexer.TOKEN_COMMA)) break;
     }
     this.advanceAfterBlockEnd(tok.value);
     const body = this.parseUntilBlocks("endwith");
