@@ -140,6 +140,8 @@ describe("assignment targets", () => {
     ["{% with (a, b) = [1, 2], c = 3 %}{{ a }}{{ b }}{{ c }}{% endwith %}", "123"],
     ["{% with (a,) = [1] %}{{ a }}{% endwith %}", "1"],
     ["{% with %}x{% endwith %}", "x"],
+    ["{% set ns = namespace(x=1) %}{% set ns.x = 2 %}{{ ns.x }}", "2"],
+    ["{% set ns = namespace(x=1) %}{% set ns.x %}b{% endset %}{{ ns.x }}", "b"],
   ])("%s gives %s", (template, expected) => {
     expect(renderCase(template)).toBe(expected);
   });
@@ -162,6 +164,11 @@ describe("assignment targets", () => {
     ["{% for a, b, in [[1, 2]] %}{% endfor %}", "expected token 'in', got '['"],
     ["{% with a = 1, %}{% endwith %}", "Expected an expression, got 'end of statement block'"],
     ["{% with a = 1 b = 2 %}{% endwith %}", "expected token ',', got 'b'"],
+    ["{% set ns = namespace(x=1) %}{% set (ns.x) = 2 %}", "can't assign to 'getattr'"],
+    [
+      "{% set ns = namespace(x=1) %}{% set ns.x, y = 2, 3 %}",
+      "expected token 'end of statement block', got ','",
+    ],
     ["{% for (a, 1) in [] %}{% endfor %}", "can't assign to 'tuple'"],
     ["{% set (a, 1) = [] %}", "can't assign to 'tuple'"],
   ])("%s is refused as Jinja refuses it: %s", (template, message) => {

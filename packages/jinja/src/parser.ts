@@ -51,7 +51,11 @@ const COLON_TAGS = new Set([
 /** A parenthesised part of an assignment target: the name or attribute inside, or a tuple of targets. */
 function assignable(target: NjAny): NjAny {
   if (!(target instanceof njNodes.Group)) return target;
-  if (target.children.length === 1 && target.pyTuple !== true) return assignable(target.children[0]);
+  if (target.children.length === 1 && target.pyTuple !== true) {
+    const inner = assignable(target.children[0]);
+    inner.pyParenthesized = true;
+    return inner;
+  }
   target.children = target.children.map(assignable);
   target.pyTargetTuple = true;
   return target;
@@ -294,10 +298,19 @@ class PyParser extends BaseParser {
   parseSet(): NjAny {
     const tag = this.nextToken();
     const { targets, tuple } = this.assignTargets();
-    // Jinja assigns to names and to a namespace's attribute (`ns.x`), never to a subscript (`x[0]`).
-    const subscript = targets.find((target) => target instanceof njNodes.LookupVal);
-    if (subscript !== undefined)
-      this.fail("expected the end of the set tag", subscript.lineno, subscript.colno);
+    // Jinja assigns to names, or to one namespace's attribute alone (`ns.x`, not in parentheses or a tuple), never
+    // to a subscript (`x[0]`).
+    const leaves = (target: NjAny): NjAny[] =>
+      target.pyTargetTuple === true ? target.children.flatMap(leaves) : [target];
+    const wrong = targets.flatMap(leaves).find((target) => !(target instanceof njNodes.Symbol));
+    const namespaceAttr =
+      targets.length === 1 &&
+      !tuple &&
+      targets[0].typename === "PyAttr" &&
+      targets[0].pyParenthesized !== true &&
+      targets[0].target instanceof njNodes.Symbol;
+    if (wrong !== undefined && !namespaceAttr)
+      this.fail("expected the end of the set tag", wrong.lineno, wrong.colno);
     const node = new njNodes.Set(tag.lineno, tag.colno, targets);
     node.pyTupleTarget = tuple;
     if (this.skipValue(njLexer.TOKEN_OPERATOR, "=")) {
