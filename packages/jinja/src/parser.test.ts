@@ -177,3 +177,19 @@ describe("assignment targets", () => {
     expect(error.message).toContain(message);
   });
 });
+
+describe("conditional expressions", () => {
+  // Jinja 3.1.2's output for each (recorded with Python's jinja2): the part after `else` is itself a conditional,
+  // and a second `if` tests the first conditional's result.
+  it.each([
+    ["{{ 1 if 0 else 2 if 0 else 3 }}", "3"],
+    ["{{ 1 if 0 else 2 if 1 else 3 }}", "2"],
+    ["{{ 'a' if 1 if 0 }}|", "|"],
+    ["{{ 'a' if 1 if 1 else 'b' }}", "a"],
+    ["{{ 'a' if 0 else 'b' if 0 }}|", "|"],
+    ["{% set x = 1 if 0 else 2 if 1 else 3 %}{{ x }}", "2"],
+    ["{{ [1 if 0 else 2 if 0 else 3] }}", "[3]"],
+  ])("%s gives %s", (template, expected) => {
+    expect(renderCase(template)).toBe(expected);
+  });
+});

@@ -474,6 +474,23 @@ class PyParser extends BaseParser {
     return ops.length > 0 ? new njNodes.Compare(ops[0].lineno, ops[0].colno, expr, ops) : expr;
   }
 
+  /**
+   * `a if b else c`, as Jinja reads it: the `else` part is itself a conditional (`1 if x else 2 if y else 3`), and
+   * another `if` may follow (`a if b if c` tests `c` first). nunjucks reads only an `or` expression after `else`.
+   */
+  parseInlineIf(): NjAny {
+    let node = this.parseOr();
+    while (this.skipSymbol("if")) {
+      const cond = this.parseOr();
+      const body = node;
+      node = new njNodes.InlineIf(body.lineno, body.colno);
+      node.body = body;
+      node.cond = cond;
+      node.else_ = this.skipSymbol("else") ? this.parseInlineIf() : null;
+    }
+    return node;
+  }
+
   /** List, dict and tuple literals, with the trailing comma Jinja accepts (`(1,)` is a tuple). */
   parseAggregate(): NjAny {
     const tok = this.nextToken();
