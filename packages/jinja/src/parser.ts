@@ -475,6 +475,27 @@ class PyParser extends BaseParser {
   }
 
   /**
+   * `{% filter upper|replace('A', 'b') %}...{% endfilter %}`: a chain of filters, as Jinja reads it (nunjucks reads
+   * one). They are parsed around a stand-in, replaced by the block once it is read, as for a block `set`.
+   */
+  parseFilterStatement(): NjAny {
+    const tok = this.nextToken();
+    const name = this.parseFilterName();
+    const standIn = new njNodes.Literal(name.lineno, name.colno, "");
+    const first = new njNodes.Filter(
+      name.lineno,
+      name.colno,
+      name,
+      new njNodes.NodeList(name.lineno, name.colno, [standIn, ...this.parseFilterArgs(name)]),
+    );
+    const filtered = this.parseFilter(first);
+    this.advanceAfterBlockEnd(tok.value);
+    const body = new njNodes.Capture(name.lineno, name.colno, this.parseUntilBlocks("endfilter"));
+    this.advanceAfterBlockEnd();
+    return new njNodes.Output(name.lineno, name.colno, [replaceInnermost(filtered, body)]);
+  }
+
+  /**
    * `a if b else c`, as Jinja reads it: the `else` part is itself a conditional (`1 if x else 2 if y else 3`), and
    * another `if` may follow (`a if b if c` tests `c` first). nunjucks reads only an `or` expression after `else`.
    */
