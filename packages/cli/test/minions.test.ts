@@ -115,6 +115,23 @@ describe("merge stack --minions", () => {
     expect(lines[5]!.pillar).toMatchObject({ host: { id: "web3", tier: "prod" } });
   });
 
+  it("keeps a mapping a template put under two keys one mapping in a batch, as a run alone and Salt do", () => {
+    // made.yml puts one new mapping under `a` and `b`; change.yml changes it through `b`. The batch copies the shared
+    // files' values out of `stack` before change.yml runs, and must leave a template's own mapping as it is.
+    const tree = join(FIXTURES, "shared-batch-alias");
+    const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml"], { cwd: tree });
+    expect(run.status).toBe(0);
+    const lines = jsonLines(run.stdout);
+    ["web1", "db1"].forEach((id, index) => {
+      // Salt's stack.py: {"a": {"q": 1, "new": ID}, "b": {"q": 1, "new": ID}, "x": ID, "y": 2}.
+      expect(lines[index]).toEqual({
+        id,
+        pillar: { a: { q: 1, new: id }, b: { q: 1, new: id }, x: id, y: 2 },
+      });
+      expect(lines[index]!.pillar).toEqual(JSON.parse(single(id, "{}", "{}", "json", tree)));
+    });
+  });
+
   it("reports a host that fails and goes on with the others; the status is 1", () => {
     const run = merge(["stack", "stack.cfg", "--minions", "hosts.yml"], { cwd: TREE });
     expect(run.status).toBe(1);

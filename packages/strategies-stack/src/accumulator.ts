@@ -49,16 +49,18 @@ export interface StackAccumulator {
   /**
    * Copies into `value` whatever it still shares with documents merged `shared`, so that changing `value` (as a
    * template may change `stack`) changes no document. Values shared twice become two copies, as two parses would
-   * have made them in Salt; values the accumulator owns stay as they are, shared parts included. May replace `value`.
+   * have made them in Salt; every other value stays as it is, a value a template put in two places included (it
+   * stays one value, as in Salt). May replace `value`.
    */
   own(): void;
 }
 
 export interface StackDocumentOptions {
   /**
-   * The document's containers join `value` as they are instead of as copies, and are copied only where a later
-   * merge changes them: for documents that hold no container twice (no YAML alias) and that nobody changes, such as
-   * a loader's cache of parsed files. `value` then shares containers with the document until `own()`. Default false.
+   * The document's frozen containers (`PyDict.freeze()`, `Object.freeze`) join `value` as they are instead of as
+   * copies, and are copied only where a later merge changes them: for documents that hold no container twice (no YAML
+   * alias), such as a loader's cache of parsed files, frozen. A container that is not frozen is copied as without
+   * `shared`. `value` then shares containers with the document until `own()`. Default false.
    */
   readonly shared?: boolean;
 }
@@ -99,13 +101,17 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const live = (value: unknown): unknown =>
     typeof value === "object" && value !== null ? (memo.has(value) ? memo.get(value) : value) : value;
 
-  // Whether the document being merged is shared (see StackDocumentOptions): its values are then taken as they are.
+  // Whether the document being merged is shared (see StackDocumentOptions): its frozen values are then taken as they
+  // are.
   let sharing = false;
 
-  // The owned deep copy of a document value (the value itself when the accumulator already owns it, or when the
-  // document is shared: it holds no container twice, so no copy is needed to keep aliases together).
+  // The owned deep copy of a document value (the value itself when the accumulator already owns it, or when it is a
+  // frozen part of a shared document: it holds no container twice, so no copy is needed to keep aliases together).
+  // Anything else is copied as in a document that is not shared: a value a template made and put in `stack` (met
+  // again when merge-first moves the old value into the new one) must become the same copy as in a copying fold.
   const adopt = (value: unknown, depth: number): unknown => {
-    if (sharing || typeof value !== "object" || value === null || owned.has(value)) return value;
+    if (typeof value !== "object" || value === null || owned.has(value)) return value;
+    if (sharing && isFrozen(value)) return value;
     const isList = Array.isArray(value);
     if (!isList && !isMapping(value)) return value;
     if (memo.has(value)) return memo.get(value);
@@ -155,6 +161,8 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   // such a list, in place.
   const cleanup = (value: unknown, depth: number): unknown => {
     if (typeof value !== "object" || value === null) return value;
+    // A frozen part of a shared document (adopt keeps those): copied only where the cleanup changes it.
+    if (sharing && isFrozen(value)) return cleanupShared(value, depth);
     if (Array.isArray(value)) return value.length > 0 && isListDirective(value[0]) ? dropFirst(value) : value;
     if (!isMapping(value)) return value;
     const keys = mappingKeys(value);
@@ -197,8 +205,7 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   };
 
   // What enters the stack from the document: owned, then cleaned.
-  const enter = (value: unknown): unknown =>
-    sharing ? cleanupShared(value, path.length) : cleanup(adopt(value, path.length), path.length);
+  const enter = (value: unknown): unknown => cleanup(adopt(value, path.length), path.length);
 
   function mergeDict(stack: Mapping, obj: Mapping): Mapping {
     if (path.length >= maxDepth) throw tooDeep();
@@ -302,10 +309,11 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   };
 
   // Walks `value` without recursion (a template may have nested it deeply, or put it inside itself), copying each
-  // container the accumulator does not own where it is found; an owned one is walked once however often it is found.
+  // frozen container (a shared document's) where it is found; any other container is walked once however often it is
+  // found and stays as it is: one a template made and put in two places is one value in Salt, and in a copying fold.
   const own = (): void => {
     const copyOf = (child: unknown): unknown => {
-      if (typeof child !== "object" || child === null || owned.has(child)) return child;
+      if (typeof child !== "object" || child === null || owned.has(child) || !isFrozen(child)) return child;
       let copy: unknown;
       if (Array.isArray(child)) copy = child.slice();
       else if (isMapping(child)) copy = copyMapping(child);
@@ -327,7 +335,10 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
         return copy;
       };
       if (Array.isArray(container)) {
-        for (let i = 0; i < container.length; i++) container[i] = visit(container[i]);
+        for (let i = 0; i < container.length; i++) {
+          const copy = visit(container[i]);
+          if (copy !== container[i]) container[i] = copy;
+        }
       } else if (isMapping(container)) {
         for (const key of mappingKeys(container)) {
           const child = getItem(container, key);
@@ -338,6 +349,12 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     }
   };
   return new Accumulator(() => value, merge, own);
+}
+
+/** Whether a value is a frozen container (`PyDict.freeze()`, `Object.freeze`): a part of a document merged shared. */
+function isFrozen(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return value instanceof PyDict ? value.isFrozen : Object.isFrozen(value);
 }
 
 /**

@@ -177,4 +177,43 @@ describe("documents merged shared", () => {
     expect(list[0]).not.toBe(list[1]);
     expect(list[0]!.get("k")).toBe(1);
   });
+
+  it("keeps a value a template put in two places one value through own(), as in Salt", () => {
+    const accumulator = createStackAccumulator({ exact: true });
+    const first = toExact({ x: 1 }) as PyDict;
+    freezeDeep(first);
+    accumulator.merge(first, { shared: true });
+    accumulator.own();
+    // What `{% set t = {'q': 1} %}{% do stack.update({'a': t, 'b': t}) %}` leaves in `stack`.
+    const made = toExact({ q: 1 }) as PyDict;
+    (accumulator.value as PyDict).set("a", made);
+    (accumulator.value as PyDict).set("b", made);
+    const second = toExact({ y: 2 }) as PyDict;
+    freezeDeep(second);
+    accumulator.merge(second, { shared: true });
+    // Before the next template: a later `stack.b.update(...)` must show under `a` too.
+    accumulator.own();
+    expect(getItem(accumulator.value, "a")).toBe(getItem(accumulator.value, "b"));
+  });
+
+  it("copies a value a template made that merge-first moves, as the copying fold does", () => {
+    // `stack` holds {a: {k: t}, b: t} (t made by a template), then `{__: merge-first, a: {z: 1}}` moves the old `a`'s
+    // `k` into the new `a`: both folds must give the same shape, before and after own().
+    const run = (shared: boolean) => {
+      const accumulator = createStackAccumulator({ exact: true });
+      const made = toExact({ q: 1 }) as PyDict;
+      const value = accumulator.value as PyDict;
+      value.set("a", toExact({ k: made }));
+      value.set("b", made);
+      const doc = toExact({ __: "merge-first", a: { z: 1 } }) as PyDict;
+      if (shared) freezeDeep(doc);
+      accumulator.merge(doc, { shared });
+      const merged = text(shape(accumulator.value));
+      accumulator.own();
+      return [merged, text(shape(accumulator.value))];
+    };
+    const copied = run(false);
+    expect(run(true)).toEqual(copied);
+    expect(copied[1]).not.toContain("ref");
+  });
 });
