@@ -1,5 +1,5 @@
 import { isMergeError, PyDict } from "@merge/core";
-import { encodeYamlValue, loadYaml } from "@merge/yaml";
+import { DEFAULT_MAX_NODES, encodeYamlValue, loadYaml } from "@merge/yaml";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createStackLoader } from "./loader.js";
@@ -72,6 +72,12 @@ describe("topLevelPieces", () => {
     ["a sequence item before any key", "- 1\na: 1\nb: 2\n"],
   ])("does not cut %s", (_, text) => {
     expect(topLevelPieces(text)).toBeUndefined();
+  });
+
+  it("does not cut a text long enough to reach the reader's node budget (read whole, it may be refused)", () => {
+    const items = "  - 1\n".repeat(Math.ceil(DEFAULT_MAX_NODES / 2 / 6));
+    expect(topLevelPieces(`a: 1\nbig:\n${items}`)).toBeUndefined();
+    expect(topLevelPieces(`a: 1\nbig:\n${items.slice(0, 600)}`)).toHaveLength(2);
   });
 });
 

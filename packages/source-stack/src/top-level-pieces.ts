@@ -1,4 +1,5 @@
 import { type MappingKey, PyDict } from "@merge/core";
+import { DEFAULT_MAX_NODES } from "@merge/yaml";
 
 /*
  * A templated stack file usually changes in one place from host to host (`id: {{ minion_id }}` under one key) while
@@ -30,6 +31,13 @@ export type ReadPiece = (text: string) => unknown;
 
 // A simple key at the start of a line: letters, digits and a few marks, then `:` and a space or the line's end.
 const KEY_LINE = /^[A-Za-z0-9_][A-Za-z0-9_./@+-]*:(?: |$)/;
+/**
+ * The longest text cut. Without aliases a text of n characters holds at most about 1.5 n nodes (`a:` is a mapping, a
+ * key and a null), so below this length neither the whole text nor any piece reaches the reader's node budget, and a
+ * text the reader refuses as too large whole is never read piece by piece.
+ */
+const MOST_CUT = DEFAULT_MAX_NODES / 2;
+
 // Line breaks YAML knows besides `\n`, the byte-order mark, and the marks of anchors and aliases.
 const NOT_CUT = /[\r\x85\u2028\u2029\uFEFF&*]/;
 
@@ -38,7 +46,7 @@ const NOT_CUT = /[\r\x85\u2028\u2029\uFEFF&*]/;
  * than two keys. Blank and comment lines before the first key go with the first piece.
  */
 export function topLevelPieces(text: string): string[] | undefined {
-  if (NOT_CUT.test(text)) return undefined;
+  if (text.length >= MOST_CUT || NOT_CUT.test(text)) return undefined;
   const starts: number[] = [];
   let keyed = false;
   for (let at = 0; at < text.length; ) {
