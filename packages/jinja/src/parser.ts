@@ -169,8 +169,7 @@ class PyParser extends BaseParser {
       if (targets.length > 0 && !this.skip(njLexer.TOKEN_COMMA))
         this.fail("expected ',' in with", tok.lineno, tok.colno);
       // A target as `set` reads one: `a, b = pair` and `(a, b) = pair` unpack (a parenthesised part too).
-      const parts = [assignable(this.parsePrimary(true))];
-      while (this.skip(njLexer.TOKEN_COMMA)) parts.push(assignable(this.parsePrimary(true)));
+      const { targets: parts } = this.assignTargets();
       let target = parts[0];
       if (parts.length > 1) {
         target = new njNodes.Group(parts[0].lineno, parts[0].colno, parts);

@@ -324,16 +324,16 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     value = copyOf(value) as Mapping;
     const walked = new Set<object>([value]);
     const pending: object[] = [value];
+    const visit = (child: unknown): unknown => {
+      const copy = copyOf(child);
+      if (typeof copy === "object" && copy !== null && !walked.has(copy)) {
+        walked.add(copy);
+        pending.push(copy);
+      }
+      return copy;
+    };
     while (pending.length > 0) {
       const container = pending.pop()!;
-      const visit = (child: unknown): unknown => {
-        const copy = copyOf(child);
-        if (typeof copy === "object" && copy !== null && !walked.has(copy)) {
-          walked.add(copy);
-          pending.push(copy);
-        }
-        return copy;
-      };
       if (Array.isArray(container)) {
         for (let i = 0; i < container.length; i++) {
           const copy = visit(container[i]);
