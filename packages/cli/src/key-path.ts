@@ -176,6 +176,18 @@ function joined(steps: readonly Step[], at: number, count: number): string {
  * error for a key that names nothing, with the nearest path that exists.
  */
 export function keyNotFound(key: string, lookup: Extract<KeyLookup, { found: false }>): MergeError {
+  return new MergeError(
+    "KEY_NOT_FOUND",
+    `no value at ${JSON.stringify(key)}: ${whereLookupStopped(lookup)}`,
+    {
+      path: lookup.nearest,
+      details: { key, missing: lookup.missing },
+    },
+  );
+}
+
+/** `sshd is a mapping with keys port, permit_root_login (did you mean sshd.port?)`: where a lookup found nothing. */
+export function whereLookupStopped(lookup: Extract<KeyLookup, { found: false }>): string {
   const near = lookup.nearest.length === 0 ? "the result" : formatPath(lookup.nearest);
   const value = lookup.nearestValue;
   let what: string;
@@ -197,10 +209,7 @@ export function keyNotFound(key: string, lookup: Extract<KeyLookup, { found: fal
   } else {
     what = `a ${value === null ? "null" : typeof value === "object" ? "scalar" : typeof value} value, with nothing inside`;
   }
-  return new MergeError("KEY_NOT_FOUND", `no value at ${JSON.stringify(key)}: ${near} is ${what}${hint}`, {
-    path: lookup.nearest,
-    details: { key, missing: lookup.missing },
-  });
+  return `${near} is ${what}${hint}`;
 }
 
 function preview(names: readonly string[]): string {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -116,5 +116,86 @@ describe("--get KEY --explain", () => {
     );
     expect(run.stdout).toContain("    paths are relative to examples/stack\n");
     expect(run.stdout).toContain("  minions/test-1-dev.yml:9 (input 7)\n");
+  });
+
+  it("says in an input's step what merging it removed at the key or inside it", () => {
+    const run = stack(["--get", "packages", "--explain"]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(
+      [
+        "  roles/db.yml:12 (input 6)",
+        "    had:",
+        "      - __: remove",
+        "      - htop",
+        "    removed from packages: htop (1 item) by stack() (equal items)",
+        "",
+      ].join("\n"),
+    );
+    const users = stack(["--get", "users", "--explain"]);
+    expect(users.stdout).toContain("  roles/db.yml:9 (input 6)\n");
+    expect(users.stdout).toContain("    removed users.deploy by stack()\n");
+    const json = JSON.parse(stack(["--get", "packages", "--explain", "-f", "json"]).stdout) as {
+      inputs: { file: string; removed: { path: string; items: unknown[] }[] }[];
+    };
+    expect(json.inputs.find((input) => input.file === "roles/db.yml")?.removed).toEqual([
+      expect.objectContaining({ path: "packages", items: ["htop"] }),
+    ]);
+  });
+
+  it("tells why a host lacks a key an input had: the inputs that had it and the one that removed it, then fails", () => {
+    const run = stack(["--get", "users.deploy", "--explain"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe(
+      [
+        'Searching for "users.deploy" (not in the result)',
+        "  in: merge stack --minion-id test-1-dev",
+        "  core.yml:12 (input 1)",
+        "    had:",
+        "      uid: 1100",
+        "      shell: /bin/bash",
+        "      groups:",
+        "      - www-data",
+        "  roles/db.yml:11 (input 6)",
+        "    had: null",
+        "    removed users.deploy by stack()",
+        "Final value: none; users is a mapping with keys root",
+        "",
+      ].join("\n"),
+    );
+    expect(run.stderr).toContain('no value at "users.deploy": users is a mapping with keys root');
+    expect(run.stderr).toContain("[KEY_NOT_FOUND]");
+  });
+
+  it("names the input that replaced a key above it whole, in text and JSON", () => {
+    const run = stack(["--get", "sshd:password_authentication", "--explain"]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("  core.yml:24 (input 1)\n    had: false\n");
+    expect(run.stdout).toContain(
+      "  minions/test-1-dev.yml:7 (input 7)\n    replaced sshd whole by stack() (__: overwrite)\n",
+    );
+    const json = JSON.parse(
+      stack(["--get", "sshd:password_authentication", "--explain", "-f", "json"]).stdout,
+    ) as {
+      found: boolean;
+      nearest: string;
+      inputs: { file: string; had: boolean; replaced: { detail: string }[] }[];
+    };
+    expect(json.found).toBe(false);
+    expect(json.nearest).toBe("sshd");
+    expect(json.inputs.map((input) => [input.file, input.had, input.replaced.map((d) => d.detail)])).toEqual([
+      ["core.yml", true, []],
+      ["minions/test-1-dev.yml", false, ["__: overwrite"]],
+    ]);
+  });
+
+  it("fails as without --explain, and writes nothing, for a key no input had or with -o", () => {
+    const none = stack(["--get", "users.nobody", "--explain"]);
+    expect(none).toMatchObject({ status: 1, stdout: "" });
+    expect(none.stderr).toContain('no value at "users.nobody"');
+    const dir = mkdtempSync(join(tmpdir(), "merge-get-story-"));
+    const out = join(dir, "story.txt");
+    const toFile = stack(["--get", "users.deploy", "--explain", "-o", out]);
+    expect(toFile).toMatchObject({ status: 1, stdout: "" });
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -91,7 +91,18 @@ export async function finish(
     io.capture({ value, ...explain });
     return 0;
   }
-  const text = renderResult(value, options, explain, prefix);
+  let text: string;
+  try {
+    text = renderResult(value, options, explain, prefix);
+  } catch (error) {
+    // `--get KEY --explain` for a key the result lacks but an input had: the story of how it went is the output, then
+    // the command fails as `--get` does. With `-o FILE` nothing is written: the file would not hold the key.
+    const story = isMergeError(error) ? error.details?.story : undefined;
+    if (typeof story === "string" && (options.output === undefined || options.output === "-")) {
+      await io.writeOut(story);
+    }
+    throw error;
+  }
   await emit(io, text, options.output);
   return 0;
 }

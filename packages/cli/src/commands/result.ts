@@ -1,7 +1,7 @@
 import { checkTree, isMergeError, MergeError, type TraceEvent } from "@merge/core";
 import { type ExplainDocument, explainResult } from "@merge/explain";
 import { renderExplainedJson, renderExplainedYamlInOrder } from "../explain/render.js";
-import { renderStory } from "../explain/story.js";
+import { renderAbsentStory, renderStory } from "../explain/story.js";
 import { keyNotFound, lookupKey } from "../key-path.js";
 import { jsonText, type YamlStyle, yamlText } from "../render.js";
 import type { OutputOptions } from "./common.js";
@@ -40,7 +40,24 @@ export function renderResult(
   const style = options.yamlStyle ?? "readable";
   if (options.get !== undefined) {
     const found = lookupKey(value, options.get);
-    if (!found.found) throw keyNotFound(options.get, found);
+    if (!found.found) {
+      const error = keyNotFound(options.get, found);
+      if (!options.explain) throw error;
+      // Why the result lacks a key some input had: the story goes with the error, for standard output.
+      const story = renderAbsentStory({
+        key: options.get,
+        lookup: found,
+        title: explain.title,
+        documents: explain.documents,
+        explanation: explainResult(value, explain.documents, explain.events),
+        format: options.format,
+      });
+      if (story === undefined) throw error;
+      throw new MergeError(error.code, error.message, {
+        path: error.keys,
+        details: { ...error.details, story },
+      });
+    }
     if (!options.explain) {
       return options.format === "json" ? jsonText(found.value) : valueText(found.value);
     }

@@ -83,7 +83,8 @@ const OUTPUT_HELP: readonly (readonly [string, string])[] = [
     "print only the value at KEY: users:root:uid, users.root.uid, packages:0 (exit 1 if absent)",
   ],
   ["--explain", "annotate every value with the file:line it came from and the merger that decided it;"],
-  ["", "with --get, tell the story of that one key (every input that had a value there, in order)"],
+  ["", "with --get, tell the story of that one key (every input that had a value there, in order),"],
+  ["", "or, for a key the result lacks, which input removed or replaced it"],
   ...SHARED_HELP,
 ];
 

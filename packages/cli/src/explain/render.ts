@@ -4,6 +4,7 @@ import {
   type ExplainDocument,
   type ExplainEntry,
   type ExplainOrigin,
+  type ExplainRemoval,
   type Explanation,
   explainInOrder,
   explainResult,
@@ -216,13 +217,18 @@ export function explainedRecord(result: unknown, explanation: Explanation) {
         ...originJson(loser.origin),
       })),
     })),
-    removed: explanation.removed.map((removal) => ({
-      path: formatPath(removal.path),
-      keys: removal.path,
-      items: removal.items ?? null,
-      decided: decisionJson(removal.decision),
-      said: describeRemoval(removal),
-    })),
+    removed: explanation.removed.map(removalJson),
+  };
+}
+
+/** A removal in `--explain --format json`: where, the items for a list that stays, who decided, and the header's words. */
+export function removalJson(removal: ExplainRemoval) {
+  return {
+    path: formatPath(removal.path),
+    keys: removal.path,
+    items: removal.items ?? null,
+    decided: decisionJson(removal.decision),
+    said: describeRemoval(removal),
   };
 }
 

@@ -1,10 +1,17 @@
 import { formatPath, getItem, hasItem, isMapping, mappingSize, type PathKey } from "@merge/core";
-import type { ExplainDecision, ExplainDocument, ExplainEntry, Explanation } from "@merge/explain";
+import type {
+  ExplainDecision,
+  ExplainDocument,
+  ExplainEntry,
+  ExplainRemoval,
+  Explanation,
+} from "@merge/explain";
 import type { OutputFormat } from "../render.js";
+import { type KeyLookup, lookupKey, whereLookupStopped } from "../key-path.js";
 import { jsonText, yamlText } from "../render.js";
 import { pathId } from "./paths.js";
-import { decisionJson, decisionText, originJson } from "./render.js";
-import { describeLosers, originWhere, shortValue } from "./words.js";
+import { decisionJson, decisionText, originJson, removalJson } from "./render.js";
+import { describeLosers, describeRemovalInStep, originWhere, shortValue, where } from "./words.js";
 
 export interface StoryInput {
   /** The key as the user wrote it. */
@@ -25,6 +32,8 @@ interface Step {
   readonly detail?: string;
   readonly value: unknown;
   readonly decisions: readonly ExplainDecision[];
+  /** What merging this input removed at the key or inside it (a key, or items of a list). */
+  readonly removals: readonly ExplainRemoval[];
 }
 
 /**
@@ -52,6 +61,7 @@ export function renderStory(input: StoryInput): string {
         ...(step.detail === undefined ? {} : { detail: step.detail }),
         value: step.value,
         decisions: step.decisions.map(decisionJson),
+        removed: step.removals.map(removalJson),
       })),
       lost: (entry?.lost ?? []).map((loss) => ({
         value: loss.value,
@@ -71,6 +81,7 @@ export function renderStory(input: StoryInput): string {
         `    ${decision.inherited ? "with its parent: " : ""}${decisionText(decision, step.document)}`,
       );
     }
+    for (const removal of step.removals) lines.push(`    ${describeRemovalInStep(removal)}`);
   }
   const without = explanation.documents.filter((doc) => !steps.some((step) => step.document === doc.index));
   if (without.length > 0 && steps.length > 0) {
@@ -105,6 +116,9 @@ function storySteps(input: StoryInput, entry: ExplainEntry | undefined): Step[] 
     ) {
       decisions.push(entry.decision);
     }
+    const removals = input.explanation.removed.filter(
+      (removal) => removal.decision.document === document && startsWith(removal.path, path),
+    );
     const line = at === undefined ? undefined : doc.positionOf?.(at)?.line;
     // What the input had there before and replaced itself (an earlier row of the same query), each as its own step.
     for (const earlier of at === undefined ? [] : (doc.lostOf?.(at) ?? [])) {
@@ -115,9 +129,10 @@ function storySteps(input: StoryInput, entry: ExplainEntry | undefined): Step[] 
         ...(earlier.detail === undefined ? {} : { detail: earlier.detail }),
         value: earlier.value,
         decisions: [],
+        removals: [],
       });
     }
-    if (!found.found && decisions.length === 0) return;
+    if (!found.found && decisions.length === 0 && removals.length === 0) return;
     const detail = at === undefined || !found.found ? undefined : doc.detailOf?.(at);
     steps.push({
       document,
@@ -126,9 +141,15 @@ function storySteps(input: StoryInput, entry: ExplainEntry | undefined): Step[] 
       ...(detail === undefined ? {} : { detail }),
       value: found.found ? found.value : undefined,
       decisions,
+      removals,
     });
   });
   return steps;
+}
+
+/** Whether `path` begins with `prefix` (or is it). */
+function startsWith(path: readonly PathKey[], prefix: readonly PathKey[]): boolean {
+  return pathId(path).startsWith(pathId(prefix));
 }
 
 /** Whether a step of the path indexes a list (an entry's kind says so for every prefix). */
@@ -163,4 +184,95 @@ function valueLines(label: string, value: unknown, indent: string, after = ""): 
   const shown = text.slice(0, 8).map((line) => `${indent}  ${line}`);
   if (text.length > 8) shown.push(`${indent}  … (${text.length - 8} more lines)`);
   return [`${indent}${label}${after}:`, ...shown];
+}
+
+export interface AbsentStoryInput {
+  /** The key as the user wrote it. */
+  readonly key: string;
+  /** Where the key's lookup in the result stopped. */
+  readonly lookup: Extract<KeyLookup, { found: false }>;
+  readonly title: string;
+  readonly documents: readonly ExplainDocument[];
+  readonly explanation: Explanation;
+  readonly format: OutputFormat;
+}
+
+interface AbsentStep {
+  readonly document: number;
+  readonly name: string;
+  readonly line: number | undefined;
+  readonly value: unknown;
+  /** Removals by this input of the key or of a key above it. */
+  readonly removals: readonly ExplainRemoval[];
+  /** This input's whole replacements of the deepest part of the key the result has (`__: overwrite`, a scalar). */
+  readonly replaced: readonly ExplainDecision[];
+}
+
+/**
+ * `--get KEY --explain` for a key the result does not have, when some input had it: why a host does not get it. Every
+ * input that had a value there (the key read in it as in the result), in merge order, with what it had; the input
+ * that removed it or replaced a key above it whole; and where the result stops. Undefined when no input had it.
+ */
+export function renderAbsentStory(input: AbsentStoryInput): string | undefined {
+  const { explanation, lookup } = input;
+  const nearest = explanation.entries.find((entry) => pathId(entry.path) === pathId(lookup.nearest));
+  const steps: AbsentStep[] = [];
+  input.documents.forEach((doc, document) => {
+    const found = lookupKey(doc.value, input.key);
+    const at = found.found ? found.path : undefined;
+    const removals =
+      at === undefined
+        ? []
+        : explanation.removed.filter(
+            (removal) => removal.decision.document === document && startsWith(at, removal.path),
+          );
+    const replaced = (nearest?.history ?? []).filter(
+      (decision) => decision.document === document && decision.action === "replaced",
+    );
+    if (!found.found && removals.length === 0 && replaced.length === 0) return;
+    steps.push({
+      document,
+      name: doc.name,
+      // Where the input had the key; else where it decided (the `__: overwrite` line).
+      line: at === undefined ? (replaced[0]?.line ?? removals[0]?.decision.line) : doc.positionOf?.(at)?.line,
+      value: found.found ? found.value : undefined,
+      removals,
+      replaced,
+    });
+  });
+  if (!steps.some((step) => step.value !== undefined)) return undefined;
+  const stopped = whereLookupStopped(lookup);
+  if (input.format === "json") {
+    return jsonText({
+      key: input.key,
+      found: false,
+      stopped,
+      nearest: formatPath(lookup.nearest),
+      keys: lookup.nearest,
+      inputs: steps.map((step) => ({
+        document: step.document,
+        file: step.name,
+        line: step.line ?? null,
+        value: step.value === undefined ? null : step.value,
+        had: step.value !== undefined,
+        removed: step.removals.map(removalJson),
+        replaced: step.replaced.map(decisionJson),
+      })),
+    });
+  }
+  const lines = [`Searching for ${JSON.stringify(input.key)} (not in the result)`];
+  lines.push(...input.title.split("\n").map((line, i) => `  ${i === 0 ? "in: " : "    "}${line}`));
+  for (const step of steps) {
+    lines.push(`  ${where(step.name, step.line)} (input ${step.document + 1})`);
+    if (step.value !== undefined) lines.push(...valueLines("had", step.value, "    "));
+    for (const decision of step.replaced) {
+      const why = decision.detail === undefined || decision.detail === "" ? "" : ` (${decision.detail})`;
+      lines.push(
+        `    replaced ${formatPath(lookup.nearest) || "the result"} whole by ${decision.merger}${why}`,
+      );
+    }
+    for (const removal of step.removals) lines.push(`    ${describeRemovalInStep(removal)}`);
+  }
+  lines.push(`Final value: none; ${stopped}`);
+  return `${lines.join("\n")}\n`;
 }

@@ -60,6 +60,21 @@ export function describeRemoval(removal: ExplainRemoval): string {
   return `removed from ${path}: ${items}${n > 5 ? ", …" : ""} (${n} item${n === 1 ? "" : "s"}, ${how})`;
 }
 
+/**
+ * A removal as one input's step of a `--get KEY --explain` story tells it (the step names the input):
+ * `removed users.deploy by stack()`, `removed from packages: htop (1 item) by stack() (equal items)`.
+ */
+export function describeRemovalInStep(removal: ExplainRemoval): string {
+  const d = removal.decision;
+  const path = formatPath(removal.path) || "(root)";
+  const by = `by ${d.merger}${d.detail === undefined || d.detail === "" ? "" : ` (${d.detail})`}`;
+  if (removal.items === undefined) return `removed ${path} ${by}`;
+  const n = removal.items.length;
+  if (n === 0) return `removed items from ${path} ${by}`;
+  const items = removal.items.slice(0, 5).map(shortValue).join(", ");
+  return `removed from ${path}: ${items}${n > 5 ? ", …" : ""} (${n} item${n === 1 ? "" : "s"}) ${by}`;
+}
+
 /** The `--explain` header: the title, the inputs in merge order with their notes, and what was removed. */
 export function headerLines(title: string, explanation: Explanation, base?: string): string[] {
   const lines = title.split("\n");
