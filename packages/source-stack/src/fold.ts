@@ -43,7 +43,10 @@ export function createFoldFactory(
 ): () => StackFold {
   const strategy = spec === undefined ? "merge-last" : loneStackStrategy(spec, registry);
   if (strategy !== undefined) {
-    return () => new AccumulatorFold(createStackAccumulator({ strategy, maxDepth, exact: true }));
+    // inPlace: what a template put in `stack` is this host's own, and Salt changes it in place (a mapping a template
+    // put under two keys shows a merge into either under both).
+    return () =>
+      new AccumulatorFold(createStackAccumulator({ strategy, maxDepth, exact: true, inPlace: true }));
   }
   // Without a registry of the caller's, only the stack merger is known, so `stack(bogus)` fails as it should.
   const merger = (registry ?? createRegistry([stackMerger()])).resolve(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadStack } from "./loader.js";
+import { createStackLoader, loadStack } from "./loader.js";
 import { createMemoryFileSystem } from "./memory-files.js";
 
 // Corners where Salt's merge works in place on the live `stack` a template can reach. Every expected value below is
@@ -60,5 +60,46 @@ describe("a config that only looks like a YAML list", () => {
       "- a.yml": "c: 1\n",
     });
     expect(data).toEqual({ c: 1, b: 1 });
+  });
+});
+
+describe("a container a template made and put in the stack", () => {
+  // What a template put in `stack` is changed in place by later merges, as Salt's merge changes everything in its
+  // stack: under two keys, a merge into either shows under both.
+  const made = "{% set x = {'k': 1} %}{% do stack.update({'a': x, 'b': x}) %}c: 1\n";
+
+  it("is changed in place, so a merge into it shows under every key that holds it", () => {
+    const { data } = load({
+      "stack.cfg": "made.yml\nchange.yml\n",
+      "made.yml": made,
+      "change.yml": "a: {k2: 2}\n",
+    });
+    expect(data).toEqual({ a: { k: 1, k2: 2 }, b: { k: 1, k2: 2 }, c: 1 });
+  });
+
+  it("is moved itself by merge-first, and stays one value with the other key that holds it", () => {
+    const { data } = load({
+      "stack.cfg": "made.yml\nfirst.yml\nchange.yml\n",
+      "made.yml": "{% set t = {'q': 1} %}{% do stack.update({'a': {'k': t}, 'b': t}) %}c: 1\n",
+      "first.yml": "__: merge-first\na: {z: 1}\n",
+      "change.yml": "b: {q2: 2}\n",
+    });
+    expect(data).toEqual({ a: { z: 1, k: { q: 1, q2: 2 } }, b: { q: 1, q2: 2 }, c: 1 });
+  });
+
+  it("is changed in place in a batch too, whose hosts share the parsed files", () => {
+    const loader = createStackLoader({
+      config: "stack.cfg",
+      cwd: "/srv",
+      files: createMemoryFileSystem(
+        { "stack.cfg": "made.yml\nchange.yml\n", "made.yml": made, "change.yml": "a: {k2: [2]}\n" },
+        "/srv",
+      ),
+      sharedValues: true,
+    });
+    for (const minionId of ["web1", "web2"]) {
+      const { data } = loader.load({ minionId });
+      expect(data).toEqual({ a: { k: 1, k2: [2] }, b: { k: 1, k2: [2] }, c: 1 });
+    }
   });
 });

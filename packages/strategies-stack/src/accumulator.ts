@@ -31,6 +31,14 @@ export interface StackAccumulatorOptions {
   readonly exact?: boolean;
   /** Deepest nesting accepted; deeper input is a `DEPTH_LIMIT` error. Default 1000. */
   readonly maxDepth?: number;
+  /**
+   * Change in place the containers in `value` that the accumulator did not make (those a template put in `stack`), as
+   * Salt changes everything in its stack, instead of copying them first: a mapping a template put under two keys then
+   * shows a merge into either under both, and merge-first keeps such a value itself where Salt does. Frozen containers
+   * are still copied before a change. For a caller whose containers in `value` are its own to change (the stack
+   * loader: what its templates made for this host). Default false: nothing the accumulator did not make is changed.
+   */
+  readonly inPlace?: boolean;
 }
 
 /**
@@ -69,6 +77,9 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const fallback = options.strategy ?? "merge-last";
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const owned = new WeakSet<object>();
+  const inPlace = options.inPlace === true;
+  // Whether a container may be changed as it is: the accumulator made it, or (inPlace) a template did.
+  const writable = (container: object): boolean => owned.has(container) || (inPlace && !isFrozen(container));
   const path: PathKey[] = [];
   // Above zero while an old value is merged *into* a new one (merge-first's swap); the default is then merge-last,
   // Salt's hard-wired default, so the old side wins at every depth.
@@ -112,6 +123,8 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
   const adopt = (value: unknown, depth: number): unknown => {
     if (typeof value !== "object" || value === null || owned.has(value)) return value;
     if (sharing && isFrozen(value)) return value;
+    // Inside merge-first's swap the value comes from the stack, not from the document: Salt moves that very value.
+    if (inPlace && swapped > 0 && !isFrozen(value)) return value;
     const isList = Array.isArray(value);
     if (!isList && !isMapping(value)) return value;
     if (memo.has(value)) return memo.get(value);
@@ -138,17 +151,18 @@ export function createStackAccumulator(options: StackAccumulatorOptions = {}): S
     return out;
   };
 
-  // The mapping itself when the accumulator owns it, else an owned shallow copy (for values a template put in).
+  // The mapping itself when it may be changed (see `writable`), else an owned shallow copy (for values a template put
+  // in, and frozen ones).
   const writableDict = (dict: Mapping): Mapping => {
-    if (owned.has(dict)) return dict;
+    if (writable(dict)) return dict;
     const out = copyMapping(dict);
     owned.add(out);
     return out;
   };
 
-  // The list without its first item: in place when owned (Salt's `del obj[0]`), else a new owned list.
+  // The list without its first item: in place when it may be changed (Salt's `del obj[0]`), else a new owned list.
   const dropFirst = (list: unknown[]): unknown[] => {
-    if (owned.has(list)) {
+    if (writable(list)) {
       list.splice(0, 1);
       return list;
     }
