@@ -119,9 +119,37 @@ function storedTemplate(store: CompiledTemplateStore, key: string): NjAny {
   }
 }
 
+/**
+ * The modules of templates imported without context, per config run (a session): Jinja makes a template's module
+ * once per `Template` object and keeps it (`_get_default_module`), and PillarStack renders a config and its files in
+ * one environment, so every import of a template in that run gets the same module, its values the same objects
+ * (a mapping one file changes in place is changed for the next file that imports it).
+ */
+const sessionModules = new WeakMap<Map<string, string>, Map<object, unknown>>();
+
 export class PyTemplate extends NjTemplate {
   constructor(...args: unknown[]) {
     super(...args);
+  }
+
+  /** An import's module: made once per run and template when imported without context (see `sessionModules`). */
+  getExported(this: NjAny, ...args: unknown[]): unknown {
+    const state = this.env.pyState as RenderState | undefined;
+    const cb = args[0];
+    if (args.length !== 1 || typeof cb !== "function" || state === undefined)
+      return super.getExported(...args);
+    const session: Map<string, string> = (state.session ??= this.env.pySessionFor(state.vars, state.cfgPath));
+    let modules = sessionModules.get(session);
+    if (modules === undefined) {
+      modules = new Map();
+      sessionModules.set(session, modules);
+    }
+    if (modules.has(this)) return cb(null, modules.get(this));
+    const made = modules;
+    return super.getExported((err: unknown, exported: unknown) => {
+      if (err === null || err === undefined) made.set(this, exported);
+      cb(err, exported);
+    });
   }
 
   _compile(this: NjAny): void {

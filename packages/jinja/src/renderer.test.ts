@@ -136,6 +136,26 @@ describe("serializer tags", () => {
     expect(r.render(src, join(dir, "a.yml"), host2, cfg)).toBe("1");
   });
 
+  it("makes a template's module once per config run: every import gets the same values, a change included", () => {
+    // Jinja keeps a template's module (`_get_default_module`) and PillarStack renders a config's files in one
+    // environment: with Debian's jinja2 3.1.2, `two` prints {'a': 1, 'x': 1} after `one` changed the mapping.
+    const dir = tempTree({ "d.jinja": "{% set d = {'a': 1} %}{% do pillar.hits.append(1) %}" });
+    const r = createRenderer();
+    const cfg = join(dir, "config.cfg");
+    const host1 = { ...VARS, pillar: { hits: [] as number[] }, minion_id: "h1" };
+    const one = "{% from 'd.jinja' import d %}{% do d.update({'x': 1}) %}{{ d }}";
+    const two =
+      "{% from 'd.jinja' import d %}{{ d }}|{% import 'd.jinja' as m %}{{ m.d }}|{{ pillar.hits|length }}";
+    expect(r.render(one, join(dir, "one.yml"), host1, cfg)).toBe("{'a': 1, 'x': 1}");
+    expect(r.render(two, join(dir, "two.yml"), host1, cfg)).toBe("{'a': 1, 'x': 1}|{'a': 1, 'x': 1}|1");
+    // Another host is another run: a module of its own.
+    const host2 = { ...VARS, pillar: { hits: [] as number[] }, minion_id: "h2" };
+    expect(r.render(two, join(dir, "two.yml"), host2, cfg)).toBe("{'a': 1}|{'a': 1}|1");
+    // With context, Jinja makes the module afresh at every import.
+    const fresh = "{% import 'd.jinja' as m with context %}{{ m.d }}|{{ pillar.hits|length }}";
+    expect(r.render(fresh, join(dir, "three.yml"), host1, cfg)).toBe("{'a': 1}|2");
+  });
+
   it("exports import_yaml targets, so other templates can import them (Salt's catalog)", () => {
     const out = renderCase("{% from 'catalog.sls' import conf %}{{ conf.x }}", {
       "catalog.sls": "{% load_yaml as conf %}\nx: 42\n{% endload %}",

@@ -103,3 +103,25 @@ describe("a container a template made and put in the stack", () => {
     }
   });
 });
+
+describe("a template module imported by several files of one config", () => {
+  it("is made once per host and config, so a change one file makes to its values shows in the next", () => {
+    // PillarStack renders a config and its files in one Jinja environment, which keeps each template's module.
+    const files = {
+      "stack.cfg": "one.yml\ntwo.yml\n",
+      "d.jinja": "{% set d = {'a': 1} %}",
+      "one.yml": "{% from 'd.jinja' import d %}{% do d.update({'n': d.get('n', 0) + 1}) %}one: \"{{ d }}\"\n",
+      "two.yml": "{% from 'd.jinja' import d %}two: \"{{ d }}\"\n",
+    };
+    const expected = { one: "{'a': 1, 'n': 1}", two: "{'a': 1, 'n': 1}" };
+    expect(load(files).data).toEqual(expected);
+    // A batch: each host is a run of its own, with modules of its own.
+    const loader = createStackLoader({
+      config: "stack.cfg",
+      cwd: "/srv",
+      files: createMemoryFileSystem(files, "/srv"),
+      sharedValues: true,
+    });
+    for (const minionId of ["web1", "web2", "web1"]) expect(loader.load({ minionId }).data).toEqual(expected);
+  });
+});
