@@ -138,7 +138,8 @@ export class PyTemplate extends NjTemplate {
     const cb = args[0];
     if (args.length !== 1 || typeof cb !== "function" || state === undefined)
       return super.getExported(...args);
-    const session: Map<string, string> = (state.session ??= this.env.pySessionFor(state.vars, state.cfgPath));
+    state.session ??= this.env.pySessionFor(state.vars, state.cfgPath) as Map<string, string>;
+    const session = state.session;
     let modules = sessionModules.get(session);
     if (modules === undefined) {
       modules = new Map();
