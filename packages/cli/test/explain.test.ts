@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { merge } from "./helpers.js";
 
@@ -120,5 +123,33 @@ describe("merge docs --explain", () => {
       "constructor.prototype.x",
     ]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe("merge stack --explain on values a template put in the stack", () => {
+  it("explains the same stack the plain run prints: template-made values changed in place, lists made anew", () => {
+    const dir = mkdtempSync(join(tmpdir(), "merge-explain-made-"));
+    const files: Record<string, string> = {
+      "stack.cfg": "a.yml\nb.yml\nc.yml\nd.yml\n",
+      "a.yml": "u: {k: 1}\nl: [1]\n",
+      "b.yml": "{% do stack.update({'v': stack.u, 'w': stack.l}) %}\nu: {m: 2}\nl: [2]\n",
+      "c.yml":
+        "{% set x = {'k': 1} %}{% do stack.update({'p': x, 'q': x}) %}u: {__: remove, k: ~}\nl: [{__: merge-first}, 0]\nv: {z: 1}\n",
+      "d.yml": "p: {k2: 2}\n",
+    };
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    const args = ["stack", "stack.cfg", "--minion-id", "web1", "-f", "json"];
+    const plain = JSON.parse(merge(args, { cwd: dir }).stdout) as unknown;
+    // As Salt computes it: v is u (changed together), w keeps the list it was given, q is p.
+    expect(plain).toEqual({
+      u: { m: 2, z: 1 },
+      l: [0, 1, 2],
+      v: { m: 2, z: 1 },
+      w: [1],
+      p: { k: 1, k2: 2 },
+      q: { k: 1, k2: 2 },
+    });
+    const explained = JSON.parse(merge([...args, "--explain"], { cwd: dir }).stdout) as { result: unknown };
+    expect(explained.result).toEqual(plain);
   });
 });

@@ -1,7 +1,10 @@
 import {
   cloneTree,
   createRegistry,
+  getItem,
+  isMapping,
   type Mapping,
+  mappingKeys,
   type Merger,
   normalizeSpec,
   PyDict,
@@ -25,7 +28,11 @@ export interface StackFold {
    * the fold may then keep its values uncopied until `own()`.
    */
   merge(doc: Mapping, shared?: boolean): void;
-  /** Makes `value` share nothing with documents merged `shared` (before a template may change it). */
+  /**
+   * Before a template that may change `stack` renders: makes `value` share nothing with the documents it holds by
+   * reference (the cache's, merged `shared`; a spec fold's, kept by identity for `--explain`), so that the template's
+   * changes and the merges after them work on the stack's own containers, as in Salt.
+   */
   own(): void;
 }
 
@@ -60,18 +67,98 @@ export function createFoldFactory(
  * A fold through a resolved merger. `value` is a plain property: a getter written in an object literal made per host
  * would give each fold a hidden class of its own, holding the getter's closure and through it the host's stack past
  * the young-generation collections (see the `Accumulator` class of @merge/strategies-stack).
+ *
+ * It folds in place, as the accumulator does and as Salt does: a mapping the merge made or a template put in `stack`
+ * is changed where it is, so a mapping the stack holds under two keys shows a merge into either under both. A
+ * document's containers join the stack as they are, so that `--explain` can tell a container taken whole from a file
+ * by its identity, and are copied before their first change; except those the stack holds twice (a template put one
+ * under a second key, or a YAML alias did), which are the stack's own from then on, as in Salt.
  */
 class SpecFold implements StackFold {
   value: Mapping = new PyDict();
+  private readonly fromDocuments = new WeakSet<object>();
+  private readonly owned: Set<object>;
+  // Whether the stack may hold a document's container twice: a template that may reach `stack` rendered, or a
+  // document held one twice, since the last look.
+  private mayShare = false;
 
-  constructor(private readonly merger: Merger) {}
-
-  // Every document is copied, shared or not: a merger may keep what it is given.
-  merge(doc: Mapping): void {
-    this.value = this.merger.merge(this.value, cloneTree(doc)) as Mapping;
+  constructor(private readonly merger: Merger) {
+    this.owned = new StackOwned(this.fromDocuments);
+    this.owned.add(this.value);
   }
 
-  own(): void {}
+  // Every document is copied, shared or not: a template may change `stack`, and with it what the merge took.
+  merge(doc: Mapping): void {
+    if (this.mayShare) this.ownSharedContainers();
+    const copy = cloneTree(doc);
+    if (markContainers(copy, this.fromDocuments)) this.mayShare = true;
+    this.value = this.merger.mergeInto(this.value, copy, this.owned) as Mapping;
+  }
+
+  own(): void {
+    this.mayShare = true;
+  }
+
+  /** Makes the documents' containers the stack reaches more than once the stack's own (changed in place). */
+  private ownSharedContainers(): void {
+    this.mayShare = false;
+    const seen = new Set<object>();
+    const pending: unknown[] = [this.value];
+    while (pending.length > 0) {
+      const value = pending.pop();
+      if (typeof value !== "object" || value === null) continue;
+      if (seen.has(value)) {
+        this.fromDocuments.delete(value);
+        continue;
+      }
+      seen.add(value);
+      if (Array.isArray(value)) for (const item of value) pending.push(item);
+      else if (isMapping(value)) for (const key of mappingKeys(value)) pending.push(getItem(value, key));
+    }
+  }
+}
+
+/**
+ * The containers a fold may change in place: the mappings it made (added as the engine copies), and any other mapping
+ * that is not a document's and not frozen, i.e. one a template put in `stack`. Never a list: Salt makes a new list at
+ * every list merge (`stack + obj`), so a list a template put under a second key keeps what it held.
+ */
+class StackOwned extends Set<object> {
+  constructor(private readonly fromDocuments: WeakSet<object>) {
+    super();
+  }
+
+  override has(value: object): boolean {
+    if (Array.isArray(value)) return false;
+    if (super.has(value)) return true;
+    if (this.fromDocuments.has(value)) return false;
+    return !(value instanceof PyDict ? value.isFrozen : Object.isFrozen(value));
+  }
+}
+
+/**
+ * Adds every mapping and list of a document to `into`, without recursion (a document nests up to YAML's limit).
+ * True when the document holds a container twice (a YAML alias).
+ */
+function markContainers(doc: unknown, into: WeakSet<object>): boolean {
+  let twice = false;
+  const pending: unknown[] = [doc];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== "object" || value === null) continue;
+    if (into.has(value)) {
+      twice = true;
+      continue;
+    }
+    if (Array.isArray(value)) {
+      into.add(value);
+      for (const item of value) pending.push(item);
+    } else if (isMapping(value)) {
+      into.add(value);
+      for (const key of mappingKeys(value)) pending.push(getItem(value, key));
+    }
+  }
+  return twice;
 }
 
 /** The in-place accumulator of `@merge/strategies-stack` (a class, for the reason given above). */
@@ -82,12 +169,18 @@ class AccumulatorFold implements StackFold {
     return this.accumulator.value;
   }
 
+  // Whether a document was merged `shared` since the last `own()`: only then can `value` share anything.
+  private sharing = false;
+
   merge(doc: Mapping, shared = false): void {
     this.accumulator.merge(doc, shared ? SHARED : undefined);
+    if (shared) this.sharing = true;
   }
 
   own(): void {
+    if (!this.sharing) return;
     this.accumulator.own();
+    this.sharing = false;
   }
 }
 

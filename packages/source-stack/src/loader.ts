@@ -440,7 +440,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
       const cfgPath = resolve(cfg) === resolve(cfgAbs) ? cfg : cfgAbs;
       const [baseDir] = splitPath(cfg);
       const cfgSource = readNoted(cfg);
-      if (sharing && mayReachStack(cfgSource)) fold.own();
+      if (mayReachStack(cfgSource)) fold.own();
       const cfgVars = {
         stack: fold.value,
         pillar,
@@ -482,7 +482,7 @@ export function createStackLoader(options: StackLoaderOptions): StackLoader<Mapp
           checkInside(path, baseDir, cfg);
           const source = readNoted(path);
           // Before `stack` is handed to a template that may change it: it must hold nothing of the cache.
-          if (sharing && mayReachStack(source)) fold.own();
+          if (mayReachStack(source)) fold.own();
           const vars: Record<string, unknown> = {
             stack: fold.value,
             pillar,
