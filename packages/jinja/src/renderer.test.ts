@@ -272,6 +272,20 @@ describe("Salt globals", () => {
     );
   });
 
+  it("gives each config run a __stack__ of its own, which a template may change for that run only", () => {
+    const dir = tempTree({});
+    const r = createRenderer();
+    const cfg = join(dir, "config.cfg");
+    const src =
+      "{{ __stack__.seen is defined }}{% do __stack__.update({'seen': minion_id}) %}|{{ __stack__.seen }}";
+    const host1 = { ...VARS, pillar: {}, minion_id: "h1" };
+    expect(r.render(src, join(dir, "a.yml"), host1, cfg)).toBe("False|h1");
+    // The same run (host and config): the change shows.
+    expect(r.render(src, join(dir, "b.yml"), host1, cfg)).toBe("True|h1");
+    // Another host is another run, as PillarStack makes the dict anew for each.
+    expect(r.render(src, join(dir, "a.yml"), { ...VARS, pillar: {}, minion_id: "h2" }, cfg)).toBe("False|h2");
+  });
+
   it("provides file.join / dirname / basename / file_exists like os.path", () => {
     const dir = tempTree({ "here.txt": "x" });
     const src = [

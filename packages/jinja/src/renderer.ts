@@ -182,7 +182,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     }),
     ...(options.salt ?? {}),
   };
-  const stackObjects = new Map<string, Record<string, unknown>>();
+  const stackObjects = new WeakMap<Map<string, string>, Record<string, unknown>>();
   const topLevel = new Map<string, { source: string; template: NjAny }>();
   const sessions = new WeakMap<object, Map<string, Map<string, string>>>();
 
@@ -255,10 +255,13 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       if (upstream && !("ymlpath" in ctx) && file !== cfgPath && resolve(file) !== resolve(cfgPath))
         ctx.ymlpath = file;
       globals.__salt__ = salt;
-      let stackObj = stackObjects.get(cfgPath);
+      // One `__stack__` per config run, as PillarStack makes one for each: a template may change it (`update`), and
+      // the next host must not see that.
+      const session = sessionFor(vars, cfgPath);
+      let stackObj = stackObjects.get(session);
       if (stackObj === undefined) {
         stackObj = upstream ? { traverse: stackTraverse, cfg_path: cfgPath } : { traverse: stackTraverse };
-        stackObjects.set(cfgPath, stackObj);
+        stackObjects.set(session, stackObj);
       }
       globals.__stack__ = stackObj;
     }
