@@ -29,9 +29,10 @@ export interface StackFold {
    */
   merge(doc: Mapping, shared?: boolean): void;
   /**
-   * Before a template that may change `stack` renders: makes `value` share nothing with the documents it holds by
-   * reference (the cache's, merged `shared`; a spec fold's, kept by identity for `--explain`), so that the template's
-   * changes and the merges after them work on the stack's own containers, as in Salt.
+   * Called before a template that may change `stack` renders, so that what it does to `stack` and the merges after
+   * it act as in Salt: the accumulator copies what `value` still shares with documents merged `shared` (the
+   * cache's); a spec fold, which keeps documents' containers by identity for `--explain`, looks at its next merge for
+   * those the template put in a second place and changes them in place from then on.
    */
   own(): void;
 }
