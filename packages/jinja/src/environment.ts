@@ -7,6 +7,7 @@ import { hasOwn, parseJson, PyDict } from "@merge/core";
 import type { RenderAccount } from "./budget.js";
 import { type CompileNames, compileTemplate } from "./compiler.js";
 import { constEvaluator } from "./const-eval.js";
+import { decodeBinary } from "./decode-bytes.js";
 import { type LookupMiss, TemplateProblem } from "./errors.js";
 import { jinjaSyntaxError } from "./jinja-syntax.js";
 import { isInside, readTemplateText, type TemplateFileInfo, type TemplateFileSystem } from "./files.js";
@@ -391,11 +392,14 @@ export class PyEnvironment extends NjEnvironment {
         throw new TemplateProblem(decodeErrorMessage(kind, where, e, literal));
       }
     }
+    let value: unknown;
     try {
-      return loadSaltYaml(text, where);
+      value = loadSaltYaml(text, where);
     } catch (e) {
       throw new TemplateProblem(decodeErrorMessage(kind, where, e, literal));
     }
+    // Salt's load_yaml decodes what PyYAML read (`salt.utils.data.decode`): a `!!binary` value is text.
+    return decodeBinary(value);
   }
 
   pyYaml(value: unknown, flowStyle: unknown): string {

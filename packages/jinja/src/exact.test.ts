@@ -216,6 +216,23 @@ describe("both mapping representations", () => {
   });
 });
 
+describe("printing a value that holds itself", () => {
+  it("fails with Python's RecursionError, as Salt's finalizer recurses into it without end", () => {
+    // Salt's own stack.py with its SerializerExtension, Jinja 3.1.2: RecursionError for both.
+    for (const template of [
+      "{% set x = {'k': 1} %}{% do x.update({'n': x}) %}a: {{ x }}",
+      "{% set x = [1] %}{% do x.append(x) %}a: {{ x }}",
+    ]) {
+      const error = failure(() => renderCase(template));
+      expect(error.message).toBe("RecursionError: maximum recursion depth exceeded in __instancecheck__");
+    }
+    // A value held twice is no cycle: printed twice.
+    expect(renderCase("{% set y = {'k': 1} %}{{ {'a': y, 'b': [y, y]} }}")).toBe(
+      "{'a': {'k': 1}, 'b': [{'k': 1}, {'k': 1}]}",
+    );
+  });
+});
+
 describe("printing a groupby item", () => {
   it("fails as Salt's finalizer fails on it (it rebuilds every tuple it prints)", () => {
     const error = failure(() => renderCase("{{ [{'g': 1}]|groupby('g') }}"));

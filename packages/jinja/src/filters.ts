@@ -898,7 +898,8 @@ export function jinjaFilters(): Record<string, Filter> {
       return out;
     },
     sort: sortFilter,
-    string: (v) => text(v),
+    // Jinja's soft_str: a Markup value is a str already and stays Markup (so `|load_yaml` still refuses it).
+    string: (v) => (isSafeString(v) ? v : text(v)),
     sum(this: FilterThis, v, ...args) {
       const [attribute, start = 0] = bindArgs(args, ["attribute", "start"], "sum");
       const get = attrGetter(attribute);

@@ -769,11 +769,14 @@ function pySuper(
 
 /**
  * Salt's finalizer rebuilds every list, tuple and mapping it prints, each as its own class: a `groupby` item (a
- * named tuple) cannot be rebuilt from one argument, so printing one, at any depth, fails in Salt.
+ * named tuple) cannot be rebuilt from one argument, so printing one, at any depth, fails in Salt; and it rebuilds by
+ * recursion without looking for repeats, so a value that holds itself fails it with Python's RecursionError (where
+ * Python's own str() would print `{...}`). `onPath`: the containers being walked into; `done`: those checked whole.
  */
-function checkFinalizable(value: object, seen: Set<object>): void {
-  if (seen.has(value)) return;
-  seen.add(value);
+function checkFinalizable(value: object, onPath: Set<object>, done: Set<object>): void {
+  if (done.has(value)) return;
+  if (onPath.has(value))
+    throw new TemplateProblem("RecursionError: maximum recursion depth exceeded in __instancecheck__");
   if (value instanceof GroupTuple)
     throw typeError("_GroupTuple.__new__() missing 1 required positional argument: 'list'");
   const items = Array.isArray(value)
@@ -783,12 +786,16 @@ function checkFinalizable(value: object, seen: Set<object>): void {
     : isMapping(value)
       ? mappingKeys(value).map((k) => getItem(value, k))
       : [];
-  for (const item of items) if (typeof item === "object" && item !== null) checkFinalizable(item, seen);
+  onPath.add(value);
+  for (const item of items)
+    if (typeof item === "object" && item !== null) checkFinalizable(item, onPath, done);
+  onPath.delete(value);
+  done.add(value);
 }
 
 /** `{{ value }}`: the text printed, charged to the render's output. */
 function pyOut(value: unknown, account: RenderAccount): string {
-  if (typeof value === "object" && value !== null) checkFinalizable(value, new Set());
+  if (typeof value === "object" && value !== null) checkFinalizable(value, new Set(), new Set());
   const text = pyStr(value);
   account.write(text.length);
   return text;
