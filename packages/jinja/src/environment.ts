@@ -121,35 +121,38 @@ function storedTemplate(store: CompiledTemplateStore, key: string): NjAny {
 }
 
 /**
- * The modules of templates imported without context, per config run (a session): Jinja makes a template's module
- * once per `Template` object and keeps it (`_get_default_module`), and PillarStack renders a config and its files in
- * one environment, so every import of a template in that run gets the same module, its values the same objects
- * (a mapping one file changes in place is changed for the next file that imports it).
+ * What one config run (one host, one config: PillarStack renders a config and its files in one Jinja environment)
+ * keeps for the templates it renders.
  */
-const sessionModules = new WeakMap<Map<string, string>, Map<object, unknown>>();
+export class RenderSession {
+  /** Template names resolved (`\0tpl\0name` → path) and the texts of files imported without context (path → text). */
+  readonly texts = new Map<string, string>();
+  /**
+   * The modules of templates imported without context: Jinja makes a template's module once per `Template` and keeps
+   * it (`_get_default_module`), so every import in the run gets the same values (a mapping one file changes in place
+   * is changed for the next file that imports it).
+   */
+  readonly modules = new Map<object, unknown>();
+  /** The run's `__stack__`, which a template may change (`update`) for this run only. */
+  stackGlobal: Record<string, unknown> | undefined;
+}
 
 export class PyTemplate extends NjTemplate {
   constructor(...args: unknown[]) {
     super(...args);
   }
 
-  /** An import's module: made once per run and template when imported without context (see `sessionModules`). */
+  /** An import's module: made once per run and template when imported without context (`RenderSession.modules`). */
   getExported(this: NjAny, ...args: unknown[]): unknown {
     const state = this.env.pyState as RenderState | undefined;
     const cb = args[0];
     if (args.length !== 1 || typeof cb !== "function" || state === undefined)
       return super.getExported(...args);
-    state.session ??= this.env.pySessionFor(state.vars, state.cfgPath) as Map<string, string>;
-    const session = state.session;
-    let modules = sessionModules.get(session);
-    if (modules === undefined) {
-      modules = new Map();
-      sessionModules.set(session, modules);
-    }
+    state.session ??= this.env.pySessionFor(state.vars, state.cfgPath) as RenderSession;
+    const modules = state.session.modules;
     if (modules.has(this)) return cb(null, modules.get(this));
-    const made = modules;
     return super.getExported((err: unknown, exported: unknown) => {
-      if (err === null || err === undefined) made.set(this, exported);
+      if (err === null || err === undefined) modules.set(this, exported);
       cb(err, exported);
     });
   }
@@ -194,8 +197,8 @@ export interface RenderState {
   cfgPath: string;
   file: string;
   vars: Record<string, unknown>;
-  /** Rendered import texts of this config run; looked up only when a template imports something. */
-  session: Map<string, string> | undefined;
+  /** What this config run keeps; looked up only when a template imports something. */
+  session: RenderSession | undefined;
   /** What this render has spent of its limits. */
   account: RenderAccount;
   /** The latest lookups that found nothing, for Jinja's message when their undefined value is used (errors.ts). */
@@ -217,7 +220,7 @@ export class PyEnvironment extends NjEnvironment {
   declare pyCodeStore: CompiledTemplateStore | undefined;
   declare pyNamesKey: string;
   declare pyParsed: Map<string, { value: unknown }>;
-  declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => Map<string, string>;
+  declare pySessionFor: (vars: Record<string, unknown>, cfgPath: string) => RenderSession;
   /** No template loader: `include`, `import`, `from` and `extends` fail as in a Jinja environment without one. */
   declare pyNoLoader: boolean | undefined;
   /** What printing passes each value through when compiled with `undefinedText` (see `CompileNames`). */
@@ -265,13 +268,13 @@ export class PyEnvironment extends NjEnvironment {
     const state = this.pyState as RenderState;
     state.session ??= this.pySessionFor(state.vars, state.cfgPath);
     const key = `\0tpl\0${name}`;
-    const seen = state.session.get(key);
+    const seen = state.session.texts.get(key);
     if (seen !== undefined) {
       const entry = this.pyFiles.get(seen);
       if (entry !== undefined) return entry.template;
     }
     const template = this.pyLoadFromDisk(name);
-    state.session.set(key, template.path);
+    state.session.texts.set(key, template.path);
     return template;
   }
 
@@ -360,11 +363,11 @@ export class PyEnvironment extends NjEnvironment {
     if (withContext) text = template.render(context.getVariables(), frame);
     else {
       state.session ??= this.pySessionFor(state.vars, state.cfgPath);
-      const cached = state.session.get(template.path);
+      const cached = state.session.texts.get(template.path);
       if (cached !== undefined) text = cached;
       else {
         text = template.render({});
-        state.session.set(template.path, text);
+        state.session.texts.set(template.path, text);
       }
     }
     return this.pyParse(kind, text, template.path, !hasJinja(template.tmplStr));

@@ -10,6 +10,7 @@ import {
   jinjaSource,
   PyEnvironment,
   PyTemplate,
+  RenderSession,
   type RenderState,
 } from "./environment.js";
 import { TemplateProblem } from "./errors.js";
@@ -182,11 +183,10 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     }),
     ...(options.salt ?? {}),
   };
-  const stackObjects = new WeakMap<Map<string, string>, Record<string, unknown>>();
   const topLevel = new Map<string, { source: string; template: NjAny }>();
-  const sessions = new WeakMap<object, Map<string, Map<string, string>>>();
+  const sessions = new WeakMap<object, Map<string, RenderSession>>();
 
-  const sessionFor = (vars: Record<string, unknown>, cfgPath: string): Map<string, string> => {
+  const sessionFor = (vars: Record<string, unknown>, cfgPath: string): RenderSession => {
     // Salt renders an imported file once per config run; the globals identify the run (host and config).
     const owner = (typeof vars.pillar === "object" && vars.pillar !== null ? vars.pillar : vars) as object;
     let byKey = sessions.get(owner);
@@ -197,7 +197,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     const key = `${String(vars.minion_id)}\0${cfgPath}`;
     let session = byKey.get(key);
     if (session === undefined) {
-      session = new Map();
+      session = new RenderSession();
       byKey.set(key, session);
     }
     return session;
@@ -229,7 +229,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
         cfgPath,
         file,
         vars,
-        session: new Map(),
+        session: new RenderSession(),
         account: new RenderAccount(limits),
       };
       try {
@@ -258,12 +258,10 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       // One `__stack__` per config run, as PillarStack makes one for each: a template may change it (`update`), and
       // the next host must not see that.
       const session = sessionFor(vars, cfgPath);
-      let stackObj = stackObjects.get(session);
-      if (stackObj === undefined) {
-        stackObj = upstream ? { traverse: stackTraverse, cfg_path: cfgPath } : { traverse: stackTraverse };
-        stackObjects.set(session, stackObj);
-      }
-      globals.__stack__ = stackObj;
+      session.stackGlobal ??= upstream
+        ? { traverse: stackTraverse, cfg_path: cfgPath }
+        : { traverse: stackTraverse };
+      globals.__stack__ = session.stackGlobal;
     }
     const previous = { state: env.pyState, globals: env.globals };
     env.pyState = {
