@@ -11,7 +11,7 @@ import { type KeyLookup, lookupKey, whereLookupStopped } from "../key-path.js";
 import { jsonText, yamlText } from "../render.js";
 import { pathId } from "./paths.js";
 import { decisionJson, decisionText, originJson, removalJson } from "./render.js";
-import { describeLosers, describeRemovalInStep, originWhere, shortValue, where } from "./words.js";
+import { byMerger, describeLosers, describeRemovalInStep, originWhere, shortValue, where } from "./words.js";
 
 export interface StoryInput {
   /** The key as the user wrote it. */
@@ -71,7 +71,7 @@ export function renderStory(input: StoryInput): string {
     });
   }
   const lines = [`Searching for ${JSON.stringify(input.key)} (${formatPath(path) || "the whole result"})`];
-  lines.push(...input.title.split("\n").map((line, i) => `  ${i === 0 ? "in: " : "    "}${line}`));
+  lines.push(...titleLines(input.title));
   if (steps.length === 0) lines.push("  no input has a value there as such (it was built by the merge)");
   for (const step of steps) {
     lines.push(`  ${originWhere(step)} (input ${step.document + 1})`);
@@ -145,6 +145,11 @@ function storySteps(input: StoryInput, entry: ExplainEntry | undefined): Step[] 
     });
   });
   return steps;
+}
+
+/** The command a story is about, under its first line: `  in: merge stack ...` and its further lines. */
+function titleLines(title: string): string[] {
+  return title.split("\n").map((line, i) => `  ${i === 0 ? "in: " : "    "}${line}`);
 }
 
 /** Whether `path` begins with `prefix` (or is it). */
@@ -261,15 +266,12 @@ export function renderAbsentStory(input: AbsentStoryInput): string | undefined {
     });
   }
   const lines = [`Searching for ${JSON.stringify(input.key)} (not in the result)`];
-  lines.push(...input.title.split("\n").map((line, i) => `  ${i === 0 ? "in: " : "    "}${line}`));
+  lines.push(...titleLines(input.title));
   for (const step of steps) {
     lines.push(`  ${where(step.name, step.line)} (input ${step.document + 1})`);
     if (step.value !== undefined) lines.push(...valueLines("had", step.value, "    "));
     for (const decision of step.replaced) {
-      const why = decision.detail === undefined || decision.detail === "" ? "" : ` (${decision.detail})`;
-      lines.push(
-        `    replaced ${formatPath(lookup.nearest) || "the result"} whole by ${decision.merger}${why}`,
-      );
+      lines.push(`    replaced ${formatPath(lookup.nearest) || "the result"} whole ${byMerger(decision)}`);
     }
     for (const removal of step.removals) lines.push(`    ${describeRemovalInStep(removal)}`);
   }

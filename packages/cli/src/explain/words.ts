@@ -1,5 +1,5 @@
 import { formatPath } from "@merge/core";
-import type { ExplainLoss, ExplainRemoval, Explanation } from "@merge/explain";
+import type { ExplainDecision, ExplainLoss, ExplainRemoval, Explanation } from "@merge/explain";
 import { yamlText } from "../render.js";
 
 /** `file:line`, `file`, or `?`. */
@@ -54,10 +54,9 @@ export function describeRemoval(removal: ExplainRemoval): string {
     const why = d.detail === undefined ? "" : `, ${d.detail}`;
     return `removed ${path}: ${how}${why}`;
   }
-  const n = removal.items.length;
-  if (n === 0) return `removed items from ${path}: ${how}`;
-  const items = removal.items.slice(0, 5).map(shortValue).join(", ");
-  return `removed from ${path}: ${items}${n > 5 ? ", …" : ""} (${n} item${n === 1 ? "" : "s"}, ${how})`;
+  if (removal.items.length === 0) return `removed items from ${path}: ${how}`;
+  const { shown, count } = itemList(removal.items);
+  return `removed from ${path}: ${shown} (${count}, ${how})`;
 }
 
 /**
@@ -65,14 +64,24 @@ export function describeRemoval(removal: ExplainRemoval): string {
  * `removed users.deploy by stack()`, `removed from packages: htop (1 item) by stack() (equal items)`.
  */
 export function describeRemovalInStep(removal: ExplainRemoval): string {
-  const d = removal.decision;
   const path = formatPath(removal.path) || "(root)";
-  const by = `by ${d.merger}${d.detail === undefined || d.detail === "" ? "" : ` (${d.detail})`}`;
+  const by = byMerger(removal.decision);
   if (removal.items === undefined) return `removed ${path} ${by}`;
-  const n = removal.items.length;
-  if (n === 0) return `removed items from ${path} ${by}`;
-  const items = removal.items.slice(0, 5).map(shortValue).join(", ");
-  return `removed from ${path}: ${items}${n > 5 ? ", …" : ""} (${n} item${n === 1 ? "" : "s"}) ${by}`;
+  if (removal.items.length === 0) return `removed items from ${path} ${by}`;
+  const { shown, count } = itemList(removal.items);
+  return `removed from ${path}: ${shown} (${count}) ${by}`;
+}
+
+/** `by stack()`, or `by stack() (__: overwrite)` when the decision says more. */
+export function byMerger(decision: ExplainDecision): string {
+  const detail = decision.detail;
+  return `by ${decision.merger}${detail === undefined || detail === "" ? "" : ` (${detail})`}`;
+}
+
+/** The first five items on one line (`htop, vim, …`) and how many there are (`1 item`, `7 items`). */
+function itemList(items: readonly unknown[]): { shown: string; count: string } {
+  const shown = items.slice(0, 5).map(shortValue).join(", ") + (items.length > 5 ? ", …" : "");
+  return { shown, count: `${items.length} item${items.length === 1 ? "" : "s"}` };
 }
 
 /** The `--explain` header: the title, the inputs in merge order with their notes, and what was removed. */
