@@ -92,7 +92,10 @@ class SpecFold implements StackFold {
   merge(doc: Mapping): void {
     if (this.mayShare) this.ownSharedContainers();
     const copy = cloneTree(doc);
-    if (markContainers(copy, this.fromDocuments)) this.mayShare = true;
+    // A document holding a container twice (a YAML alias) may leave it in the stack twice.
+    eachContainerOnce(copy, this.fromDocuments, () => {
+      this.mayShare = true;
+    });
     this.value = this.merger.mergeInto(this.value, copy, this.owned) as Mapping;
   }
 
@@ -103,19 +106,7 @@ class SpecFold implements StackFold {
   /** Makes the documents' containers the stack reaches more than once the stack's own (changed in place). */
   private ownSharedContainers(): void {
     this.mayShare = false;
-    const seen = new Set<object>();
-    const pending: unknown[] = [this.value];
-    while (pending.length > 0) {
-      const value = pending.pop();
-      if (typeof value !== "object" || value === null) continue;
-      if (seen.has(value)) {
-        this.fromDocuments.delete(value);
-        continue;
-      }
-      seen.add(value);
-      if (Array.isArray(value)) for (const item of value) pending.push(item);
-      else if (isMapping(value)) for (const key of mappingKeys(value)) pending.push(getItem(value, key));
-    }
+    eachContainerOnce(this.value, new Set(), (container) => this.fromDocuments.delete(container));
   }
 }
 
@@ -138,28 +129,30 @@ class StackOwned extends Set<object> {
 }
 
 /**
- * Adds every mapping and list of a document to `into`, without recursion (a document nests up to YAML's limit).
- * True when the document holds a container twice (a YAML alias).
+ * Walks the mappings and lists of `root` without recursion (a document nests up to YAML's limit), adding each to
+ * `seen`; one already there is not walked again and is handed to `repeated`.
  */
-function markContainers(doc: unknown, into: WeakSet<object>): boolean {
-  let twice = false;
-  const pending: unknown[] = [doc];
+function eachContainerOnce(
+  root: unknown,
+  seen: Set<object> | WeakSet<object>,
+  repeated: (container: object) => void,
+): void {
+  const pending: unknown[] = [root];
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value !== "object" || value === null) continue;
-    if (into.has(value)) {
-      twice = true;
+    if (seen.has(value)) {
+      repeated(value);
       continue;
     }
     if (Array.isArray(value)) {
-      into.add(value);
+      seen.add(value);
       for (const item of value) pending.push(item);
     } else if (isMapping(value)) {
-      into.add(value);
+      seen.add(value);
       for (const key of mappingKeys(value)) pending.push(getItem(value, key));
     }
   }
-  return twice;
 }
 
 /** The in-place accumulator of `@merge/strategies-stack` (a class, for the reason given above). */
