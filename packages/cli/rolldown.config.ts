@@ -76,52 +76,67 @@ function importsThroughLoader(): Plugin {
  * compiled code between runs (bin/compile-cache.cjs), which only a script, not an ES module, can be given there.
  * The library entry (`dist/index.js`, `run()`) stays tsc's output.
  */
-export default defineConfig({
-  input: { bin: "src/bin.ts" },
-  platform: "node",
-  // bin.cjs is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
-  preserveEntrySignatures: false,
-  // mysql2 stays an import of the installed package (only MySQL entries load it, and it loads its parts itself).
-  // @merge/core is bundled with everything that uses it, @merge/source-mysql included, so the exact model's PyDict is
-  // one class for the whole command. With --plugin, bin.ts runs the unbundled modules instead (one @merge/core for
-  // the command and the plugin). @merge/yaml loads the `yaml` parser on demand from the installed package.
-  external: ["mysql2"],
-  plugins: [nunjucksWithoutWatch(), importsThroughLoader()],
-  output: {
-    dir: "dist",
-    // CommonJS in a `"type": "module"` package: the files are named .cjs. A chunk a command loads is a require()
-    // (rolldown turns `import("./chunk")` into a promise of it), so it is read synchronously, and Node's built-ins
-    // are require()d, which builds no ES-module face for them.
-    format: "cjs",
-    entryFileNames: "[name].cjs",
-    chunkFileNames: "chunks/[name]-[hash].cjs",
-    // MERGE_BUNDLE_PLAIN=1 builds it unminified, for CPU profiles whose function names can be read.
-    minify: process.env.MERGE_BUNDLE_PLAIN !== "1",
-    // Pure-ASCII chunks: one non-ASCII character makes Node decode a module's whole text the slow way and V8 scan it
-    // as a two-byte string; escaped, the same text is read and parsed as one-byte.
-    charset: "ascii",
-    codeSplitting: {
-      // Left to itself, rolldown puts the template engine into the chunk every merging command shares (it imports
-      // @merge/yaml's emitter too), and `merge cloud-config` would load nunjucks for nothing.
-      includeDependenciesRecursively: false,
-      groups: [
-        // What bin.cjs imports (argument parsing, help, the command table, what commands share with them): one chunk.
-        // bin.ts stays the entry (bin/merge.cjs require()s it; the group's chunk is its first import), and
-        // run.ts stays beside it in dist/, where `../package.json` is the package's (`merge --version`).
-        { name: "startup", tags: ["$initial"], test: (id) => !/[\\/]src[\\/](bin|main|run)\.ts$/.test(id) },
-        {
-          name: "pillarstack",
-          test: /[\\/](source-stack|jinja|nunjucks|asap|a-sync-waterfall)[\\/]|nunjucks-without-watch/,
-        },
-        {
-          name: "cloudinit",
-          test: /[\\/]packages[\\/]mergers-cloudinit[\\/]dist[\\/]|[\\/]cli[\\/]src[\\/]commands[\\/]cloud-init-common/,
-        },
-        {
-          name: "merging",
-          test: /rolldown[\\/]runtime|[\\/]packages[\\/](core|yaml|explain|strategies-stack)[\\/]dist[\\/]|[\\/]cli[\\/]src[\\/](commands[\\/](common|result|checks|builtins)|explain[\\/]|load-document|read-input|write-output|output-target|render|key-path|plugins)/,
-        },
-      ],
+export default defineConfig([
+  {
+    input: { bin: "src/bin.ts" },
+    platform: "node",
+    // bin.cjs is run, never imported: its exports need not be kept as written (needed by the chunk groups below).
+    preserveEntrySignatures: false,
+    // mysql2 stays an import of the installed package (only MySQL entries load it, and it loads its parts itself).
+    // @merge/core is bundled with everything that uses it, @merge/source-mysql included, so the exact model's PyDict is
+    // one class for the whole command. With --plugin, bin.ts runs the unbundled modules instead (one @merge/core for
+    // the command and the plugin). @merge/yaml loads the `yaml` parser on demand from the installed package.
+    external: ["mysql2"],
+    plugins: [nunjucksWithoutWatch(), importsThroughLoader()],
+    output: {
+      dir: "dist",
+      // CommonJS in a `"type": "module"` package: the files are named .cjs. A chunk a command loads is a require()
+      // (rolldown turns `import("./chunk")` into a promise of it), so it is read synchronously, and Node's built-ins
+      // are require()d, which builds no ES-module face for them.
+      format: "cjs",
+      entryFileNames: "[name].cjs",
+      chunkFileNames: "chunks/[name]-[hash].cjs",
+      // MERGE_BUNDLE_PLAIN=1 builds it unminified, for CPU profiles whose function names can be read.
+      minify: process.env.MERGE_BUNDLE_PLAIN !== "1",
+      // Pure-ASCII chunks: one non-ASCII character makes Node decode a module's whole text the slow way and V8 scan it
+      // as a two-byte string; escaped, the same text is read and parsed as one-byte.
+      charset: "ascii",
+      codeSplitting: {
+        // Left to itself, rolldown puts the template engine into the chunk every merging command shares (it imports
+        // @merge/yaml's emitter too), and `merge cloud-config` would load nunjucks for nothing.
+        includeDependenciesRecursively: false,
+        groups: [
+          // What bin.cjs imports (argument parsing, help, the command table, what commands share with them): one chunk.
+          // bin.ts stays the entry (bin/merge.cjs require()s it; the group's chunk is its first import), and
+          // run.ts stays beside it in dist/, where `../package.json` is the package's (`merge --version`).
+          { name: "startup", tags: ["$initial"], test: (id) => !/[\\/]src[\\/](bin|main|run)\.ts$/.test(id) },
+          {
+            name: "pillarstack",
+            test: /[\\/](source-stack|jinja|nunjucks|asap|a-sync-waterfall)[\\/]|nunjucks-without-watch/,
+          },
+          {
+            name: "cloudinit",
+            test: /[\\/]packages[\\/]mergers-cloudinit[\\/]dist[\\/]|[\\/]cli[\\/]src[\\/]commands[\\/]cloud-init-common/,
+          },
+          {
+            name: "merging",
+            test: /rolldown[\\/]runtime|[\\/]packages[\\/](core|yaml|explain|strategies-stack)[\\/]dist[\\/]|[\\/]cli[\\/]src[\\/](commands[\\/](common|result|checks|builtins)|explain[\\/]|load-document|read-input|write-output|output-target|render|key-path|plugins)/,
+          },
+        ],
+      },
     },
   },
-});
+  // What bin/merge.cjs loads first to send a command to a running `merge daemon`: one small file of its own, only
+  // Node built-ins, so that without a daemon a command pays a file's read and little more.
+  {
+    input: { "daemon-client": "src/daemon/client.ts" },
+    platform: "node",
+    output: {
+      dir: "dist",
+      format: "cjs",
+      entryFileNames: "[name].cjs",
+      minify: process.env.MERGE_BUNDLE_PLAIN !== "1",
+      charset: "ascii",
+    },
+  },
+]);

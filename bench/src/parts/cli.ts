@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,8 @@ export const CLOUD_PARTS = "merge cloud-config (4 parts, examples/cloud-config)"
 export const BATCH_200 = "merge stack --minions (200 hosts of the tree)";
 const BATCH_400 = "merge stack --minions (400 hosts of the tree)";
 const NODE = "node -e 0";
+/** The suffix of rows run while `merge daemon` runs (see `withDaemon`). */
+export const WITH_DAEMON = " (merge daemon running)";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 // The installed command's entry (what `merge` is linked to), which loads the built bundle in dist/.
@@ -26,6 +28,27 @@ interface Command {
   readonly args: readonly string[];
   /** Run without `NODE_EXTRA_CA_CERTS` (see `withoutExtraCerts`). */
   readonly withoutExtraCerts?: boolean;
+  /** Run while a `merge daemon` of the bench's own runs (see `withDaemon`); other commands bypass any daemon. */
+  readonly daemon?: boolean;
+}
+
+/**
+ * The merge commands again, sent to a running `merge daemon` (docs/cli.md): the bench starts one of its own (its own
+ * runtime directory, so a user's daemon is never measured) for each environment the commands run in, before the
+ * warm-up round, and stops it after the last round. Their CPU time is the command's process only: the daemon's work
+ * is not in it, so only the wall time compares.
+ */
+function withDaemon(commands: readonly Command[]): Command[] {
+  return commands
+    .filter((c) => c.label !== NODE && !c.label.startsWith(`${NODE} `))
+    .map((c) => ({
+      ...c,
+      label:
+        c.label.replace(WITHOUT_CERTS, "") +
+        WITH_DAEMON +
+        (c.withoutExtraCerts === true ? WITHOUT_CERTS : ""),
+      daemon: true,
+    }));
 }
 
 /**
@@ -73,11 +96,34 @@ export function parseTimes(text: string): number {
 function timeCommands(commands: readonly Command[], runs: number, errFile: string): CommandTimes {
   const times: CommandTimes = { wall: new Map(), cpu: new Map(), failures: new Map() };
   const cacheHome = mkdtempSync(join(tmpdir(), "merge-bench-cache-"));
+  const environment = (command: Command): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = { ...process.env, MERGE_BENCH_ERR: errFile, XDG_CACHE_HOME: cacheHome };
+    if (command.withoutExtraCerts === true) delete env[EXTRA_CERTS];
+    // A daemon of the bench's own per environment; no command meets the user's.
+    env.XDG_RUNTIME_DIR = join(cacheHome, command.withoutExtraCerts === true ? "run-without-certs" : "run");
+    if (command.daemon === true) delete env.MERGE_NO_DAEMON;
+    else env.MERGE_NO_DAEMON = "1";
+    return env;
+  };
+  const daemons = new Map<string, NodeJS.ProcessEnv>();
+  for (const command of commands) {
+    if (command.daemon !== true) continue;
+    const env = environment(command);
+    const runtime = env.XDG_RUNTIME_DIR as string;
+    if (daemons.has(runtime)) continue;
+    mkdirSync(runtime, { mode: 0o700, recursive: true });
+    const started = spawnSync(process.execPath, [BIN, "daemon", "start", "--idle-timeout", "1h"], {
+      env,
+      encoding: "utf8",
+    });
+    if (started.status !== 0)
+      times.failures.set(command.label, `merge daemon start: ${started.stderr.trim()}`);
+    daemons.set(runtime, env);
+  }
   for (let round = 0; round <= runs; round++) {
     for (const command of commands) {
       if (times.failures.has(command.label)) continue;
-      const env: NodeJS.ProcessEnv = { ...process.env, MERGE_BENCH_ERR: errFile, XDG_CACHE_HOME: cacheHome };
-      if (command.withoutExtraCerts === true) delete env[EXTRA_CERTS];
+      const env = environment(command);
       const started = performance.now();
       const child = spawnSync("bash", ["-c", TIMED, process.execPath, ...command.args], {
         cwd: ROOT,
@@ -106,6 +152,7 @@ function timeCommands(commands: readonly Command[], runs: number, errFile: strin
       }
     }
   }
+  for (const env of daemons.values()) spawnSync(process.execPath, [BIN, "daemon", "stop"], { env });
   rmSync(cacheHome, { recursive: true, force: true });
   return times;
 }
@@ -194,7 +241,11 @@ async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string
       args: [BIN, "cloud-config", ...parts.map((p) => `examples/cloud-config/runcmd-doc/${p}`)],
     },
   ];
-  const commands = [...asSet, ...withoutExtraCerts(asSet)];
+  const plain = [...asSet, ...withoutExtraCerts(asSet)];
+  const commands = [
+    ...plain,
+    ...withDaemon(plain.filter((c) => c.label.startsWith(TREE_STACK) || c.label.startsWith(CLOUD_PARTS))),
+  ];
   const times = timeCommands(commands, 15, errFile);
   rmSync(errFile, { force: true });
   rmSync(tree.dir, { recursive: true, force: true });
@@ -202,10 +253,15 @@ async function runStartup(errFile: string): Promise<{ rows: Row[]; notes: string
     rows: timedRows(commands, times),
     notes: [
       "wall time of the whole process (median ± MAD; the targets use it) and its CPU time (cpuMs), 15 interleaved runs after one warm-up round (which also fills merge's compile cache, in a cache home of the bench's own); merge is run as installed (node packages/cli/bin/merge.cjs)",
+      daemonNote(),
       "the 40-file tree is bench/src/salt-tree.ts: 27–87-line YAML files and a templated config listing core, common/*, per-arch, per-codename, per-role and per-minion files (13–15 per host)",
       certsNote(),
     ],
   };
+}
+
+function daemonNote(): string {
+  return `rows marked "${WITH_DAEMON.trim()}" ran while a \`merge daemon\` of the bench's own ran (started before the warm-up round, in the same environment as the command); their CPU time is the command's process only, without the daemon's work, so only their wall time compares; every other row bypassed any daemon (MERGE_NO_DAEMON=1)`;
 }
 
 function certsNote(): string {
@@ -226,7 +282,8 @@ async function runBatch(errFile: string): Promise<{ rows: Row[]; notes: string[]
     { label: BATCH_200, args: tree.args("hosts-200.json") },
     { label: BATCH_400, args: tree.args("hosts-400.json") },
   ];
-  const commands = [...asSet, ...withoutExtraCerts(asSet)];
+  const plain = [...asSet, ...withoutExtraCerts(asSet)];
+  const commands = [...plain, ...withDaemon(plain)];
   const times = timeCommands(commands, 9, errFile);
   rmSync(errFile, { force: true });
   rmSync(tree.dir, { recursive: true, force: true });
@@ -244,17 +301,17 @@ async function runBatch(errFile: string): Promise<{ rows: Row[]; notes: string[]
     }
     return extra;
   };
+  const suffixes = ["", WITHOUT_CERTS, WITH_DAEMON, WITH_DAEMON + WITHOUT_CERTS];
   const rows = timedRows(commands, times).map((row) => {
     if (row.status !== "ok") return row;
-    if (row.label === BATCH_200) return { ...row, extra: { ...row.extra, ...batchExtra("") } };
-    if (row.label === BATCH_200 + WITHOUT_CERTS)
-      return { ...row, extra: { ...row.extra, ...batchExtra(WITHOUT_CERTS) } };
-    return row;
+    const suffix = suffixes.find((candidate) => row.label === BATCH_200 + candidate);
+    return suffix === undefined ? row : { ...row, extra: { ...row.extra, ...batchExtra(suffix) } };
   });
   return {
     rows,
     notes: [
       "whole processes, 9 interleaved runs after one warm-up round (which fills merge's compile cache); JSON Lines to /dev/null",
+      daemonNote(),
       "warm per-host = (400 hosts − 200 hosts) ÷ 200; the target compares 200 hosts with one start-up (one host alone) plus 200 × that, on the wall clock (wall*) and on the CPU clock (cpu*)",
       certsNote(),
     ],

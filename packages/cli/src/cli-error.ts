@@ -15,6 +15,8 @@ export type CliErrorCode =
   | "INVALID_PLUGIN"
   | "INPUT_NOT_MAPPING"
   | "MASTER_CONFIG"
+  | "DAEMON_DIRECTORY"
+  | "DAEMON_START"
   | "INTERNAL";
 
 export const EXIT_OK = 0;

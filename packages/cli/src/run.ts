@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { COMMANDS, findCommand } from "./commands/table.js";
 import { commandHelp, mainHelp } from "./help.js";
 import type { CliIO } from "./io.js";
@@ -17,6 +18,17 @@ export function version(): string {
     cachedVersion = (JSON.parse(text) as { version: string }).version;
   }
   return cachedVersion;
+}
+
+/**
+ * The installed command (bin/merge.cjs, which runs the bundle with its compile cache) and the bundle (dist/bin.cjs).
+ * This module is in dist/ both as tsc built it and inside the bundle.
+ */
+export function installedFiles(): { readonly bin: string; readonly bundle: string } {
+  return {
+    bin: fileURLToPath(new URL("../bin/merge.cjs", import.meta.url)),
+    bundle: fileURLToPath(new URL("./bin.cjs", import.meta.url)),
+  };
 }
 
 /**

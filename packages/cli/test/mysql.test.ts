@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadYaml } from "@merge/yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { merge, REPO, unusedPort } from "./helpers.js";
+import { merge, PACKAGE_DIR, REPO, unusedPort } from "./helpers.js";
 
 // `merge mysql` and `merge pillar` against the throwaway MariaDB server of scripts/mariadb.sh. Without one these
 // tests are skipped with a message, except under CI, where a missing server fails them.
@@ -82,6 +82,38 @@ describe.runIf(server !== undefined)("merge mysql against MariaDB", () => {
     expect(JSON.parse(run.stdout)).toEqual(
       JSON.parse(readFileSync(join(EXAMPLE, "expected", `${minion}.json`), "utf8")),
     );
+  });
+
+  it("gives the same pillars through `merge daemon`, which keeps no connection open after a command", () => {
+    const runtime = mkdtempSync(join(tmpdir(), "merge-cli-mysql-daemon-"));
+    chmodSync(runtime, 0o700);
+    const entry = join(PACKAGE_DIR, "bin", "merge.cjs");
+    const installed = (args: readonly string[]) =>
+      spawnSync(process.execPath, [entry, ...args], {
+        encoding: "utf8",
+        env: { ...process.env, XDG_RUNTIME_DIR: runtime, MERGE_NO_DAEMON: undefined, NO_COLOR: "1" },
+      });
+    expect(installed(["daemon", "start", "--idle-timeout", "10m"]).status).toBe(0);
+    try {
+      const status = () => JSON.parse(installed(["daemon", "status", "--format", "json"]).stdout);
+      const { pid } = status();
+      const descriptors = () => readdirSync(`/proc/${pid}/fd`).length;
+      const fetch = (minion: string) => {
+        const run = installed(["mysql", "--config", master, "--minion-id", minion, "--format", "json"]);
+        expect(run.stderr).toBe("");
+        expect(run.status).toBe(0);
+        expect(JSON.parse(run.stdout)).toEqual(
+          JSON.parse(readFileSync(join(EXAMPLE, "expected", `${minion}.json`), "utf8")),
+        );
+      };
+      fetch(minions[0]!);
+      const open = descriptors();
+      for (const minion of minions) fetch(minion);
+      expect(status().served).toBe(minions.length + 1);
+      expect(descriptors()).toBe(open);
+    } finally {
+      installed(["daemon", "stop"]);
+    }
   });
 
   it("explains each value with its ext_pillar entry, query and row, and the value that lost with its own", () => {

@@ -17,6 +17,7 @@ describe("docs/cli.md", () => {
     ["pillar"],
     ["mergers"],
     ["diff"],
+    ["daemon"],
     ["completion"],
   ])("quotes `merge %s --help` as the binary prints it", (...command: string[]) => {
     const help = merge([...command, "--help"]).stdout;

@@ -78,6 +78,28 @@ describe("what the built command loads", () => {
     }
   });
 
+  it("bin/merge.cjs looks for a `merge daemon` without loading networking when none runs", () => {
+    // The look is two stats; node:net (and node:tty, which needs it) load only when a daemon's socket is there.
+    const dir = mkdtempSync(join(tmpdir(), "merge-modules-daemon-"));
+    const recorder = moduleRecorder();
+    // Standard output and error are files: a pipe would load net for Node's stream of it.
+    const out = openSync(join(dir, "out"), "w");
+    const err = openSync(join(dir, "err"), "w");
+    const run = spawnSync(process.execPath, [join(PACKAGE_DIR, "bin", "merge.cjs"), "--version"], {
+      cwd: dir,
+      stdio: ["ignore", out, err],
+      env: { ...process.env, ...recorder.env, XDG_RUNTIME_DIR: dir, MERGE_NO_DAEMON: undefined },
+    });
+    closeSync(out);
+    closeSync(err);
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(dir, "err"), "utf8")).toBe("");
+    expect(readFileSync(join(dir, "out"), "utf8")).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const loaded = recorder.read();
+    expect(loaded).toContain("NativeModule fs");
+    expect(loaded).not.toContain("NativeModule net");
+  });
+
   it("writes standard output and error that are files without Node's streams for them, and all of it", () => {
     // Node's stream for a file (what process.stdout is then) loads its modules on first use; a write to the file
     // descriptor does what that stream would (src/stdio.ts). A warning goes to standard error in the same way.

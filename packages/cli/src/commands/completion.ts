@@ -35,7 +35,7 @@ function valueKind(command: CommandInfo, name: string): ValueKind {
   if (spec.type === "boolean") return "none";
   if (name === "format") {
     return {
-      choices: command.name === "mergers" || command.name === "diff" ? ["text", "json"] : ["yaml", "json"],
+      choices: ["mergers", "diff", "daemon"].includes(command.name) ? ["text", "json"] : ["yaml", "json"],
     };
   }
   if (name === "mode") return { choices: ["current", "stack"] };
@@ -53,12 +53,13 @@ function describeOption(command: CommandInfo, name: string): string {
 /** The command's positionals: files, shells (`completion`), or commands and files (`diff`). */
 function positionalWords(command: CommandInfo): readonly string[] | undefined {
   if (command.name === "completion") return ["bash", "zsh", "fish"];
+  if (command.name === "daemon") return ["start", "stop", "status"];
   if (command.name === "diff") return ["docs", "cloud-config", "stack", "mysql", "pillar"];
   return undefined;
 }
 
 function takesFiles(command: CommandInfo): boolean {
-  return command.positionals[1] !== 0 && command.name !== "completion";
+  return command.positionals[1] !== 0 && command.name !== "completion" && command.name !== "daemon";
 }
 
 function shQuote(text: string): string {

@@ -412,6 +412,37 @@ export const COMMANDS: readonly CommandInfo[] = [
     load: () => import("./diff.js"),
   },
   {
+    name: "daemon",
+    summary: "keep a warm merge running for your commands: start, stop or status",
+    usage:
+      "merge daemon start [--idle-timeout DURATION] | merge daemon stop | merge daemon status [--format json]",
+    description:
+      "Starts a merge process of your own in the background. While it runs, every merge command you type is run\n" +
+      "there, warm, instead of starting Node's and merge's code afresh: the same output, status and files, in a\n" +
+      "fraction of the time. Commands it cannot run as their own process would (--watch, --plugin, /dev and\n" +
+      "/proc files, other Node options, another build of merge) run themselves. MERGE_NO_DAEMON=1 bypasses it.\n" +
+      "It listens on $XDG_RUNTIME_DIR/merge/daemon.sock (else $TMPDIR/merge-UID/), a directory only you may\n" +
+      'enter, and stops after --idle-timeout without a command (default 2h). See docs/cli.md, "merge daemon".',
+    options: {
+      "idle-timeout": { type: "string" },
+      format: { type: "string", short: "f" },
+      help: { type: "boolean", short: "h" },
+    },
+    optionHelp: [
+      ["--idle-timeout DURATION", "start: stop after this long without a command: 90s, 30m, 8h (default 2h)"],
+      ["-f, --format text|json", "status: text for people (default) or JSON for programs"],
+      ["-h, --help", "show this help"],
+    ],
+    examples: [
+      "merge daemon start",
+      "merge daemon start --idle-timeout 8h",
+      "merge daemon status",
+      "merge daemon stop",
+    ],
+    positionals: [1, 1],
+    load: () => import("./daemon.js"),
+  },
+  {
     name: "completion",
     summary: "print a completion script for bash, zsh or fish",
     usage: "merge completion bash|zsh|fish",
