@@ -5,6 +5,7 @@ import {
   existsSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -56,6 +57,7 @@ interface Status {
   readonly pid: number;
   readonly served: number;
   readonly busy: boolean;
+  readonly warming: boolean;
   readonly idleSeconds: number;
   readonly socket: string;
 }
@@ -256,6 +258,20 @@ describe("merge daemon's end", () => {
     expect(status(env)).toBeUndefined();
     // And commands run themselves again.
     expect(merge(["--version"], env).status).toBe(0);
+  });
+
+  it("warms up on a tree of its own, and leaves nothing of it behind", async () => {
+    const env = daemonHome();
+    const temporary = mkdtempSync(join(tmpdir(), "merge-daemon-tmp-"));
+    expect(merge(["daemon", "start"], { ...env, TMPDIR: temporary }).status).toBe(0);
+    await eventually(() => status(env)?.warming === false);
+    expect(status(env)).toMatchObject({ served: 0, busy: false });
+    expect(readdirSync(temporary)).toEqual([]);
+    merge(["daemon", "stop"], env);
+    // Stopped while it warms up: its tree goes with it.
+    expect(merge(["daemon", "start"], { ...env, TMPDIR: temporary }).status).toBe(0);
+    expect(merge(["daemon", "stop"], env).status).toBe(0);
+    expect(readdirSync(temporary)).toEqual([]);
   });
 
   it("stops after its idle timeout", async () => {

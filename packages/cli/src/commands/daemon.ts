@@ -240,7 +240,7 @@ function describe(status: DaemonStatus): string {
     `pid:          ${status.pid}\n` +
     `socket:       ${status.socket}\n` +
     `since:        ${status.started}\n` +
-    `served:       ${status.served} command${status.served === 1 ? "" : "s"}${status.busy ? " (running one now)" : ""}\n` +
+    `served:       ${status.served} command${status.served === 1 ? "" : "s"}${status.busy ? " (running one now)" : status.warming ? " (warming up)" : ""}\n` +
     `idle timeout: ${status.idleSeconds}s\n` +
     `build:        ${status.build}\n`
   );

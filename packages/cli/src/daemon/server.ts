@@ -20,6 +20,7 @@ import {
   TO_COMMAND,
   TO_DAEMON,
 } from "./wire.js";
+import { warmUp } from "./warm-up.js";
 
 export interface ServeOptions {
   readonly socket: string;
@@ -55,6 +56,14 @@ export function serve(server: Server, options: ServeOptions): void {
   let idleTimer: NodeJS.Timeout | undefined;
   let stopping = false;
 
+  // Warm up on a tree of its own until the first command comes (see warm-up.ts); a command waits for the warm-up
+  // run under way, never runs beside it.
+  let warming = true;
+  const warm = warmUp(Object.freeze({ ...ownEnv }), () => active !== undefined || stopping);
+  const warmedUp = warm.done.finally(() => {
+    warming = false;
+  });
+
   const status = (): DaemonStatus => ({
     pid: process.pid,
     build: options.build,
@@ -62,6 +71,7 @@ export function serve(server: Server, options: ServeOptions): void {
     started: started.toISOString(),
     served,
     busy: active !== undefined,
+    warming,
     idleSeconds: options.idleSeconds,
   });
 
@@ -73,6 +83,7 @@ export function serve(server: Server, options: ServeOptions): void {
   const shutdown = (last?: { connection: Socket; data: Buffer }, successor = false) => {
     if (stopping) return;
     stopping = true;
+    warm.removeTree();
     server.close();
     try {
       if (statSync(options.socket).ino === socketInode) rmSync(options.socket);
@@ -179,17 +190,19 @@ export function serve(server: Server, options: ServeOptions): void {
         if (kind === TO_DAEMON.go && !mine.going) {
           mine.going = true;
           const current = mine;
-          void current.start().then((code) => {
-            // Back to the daemon's own: no directory kept busy, no command's environment (its secrets) kept.
-            restoreOwn(ownEnv, ownUmask);
-            if (current.abandoned) return;
-            served++;
-            active = undefined;
-            current.finished = true;
-            current.flush();
-            connection.end(exitFrame(code));
-            idle();
-          });
+          void warmedUp
+            .then(() => current.start())
+            .then((code) => {
+              // Back to the daemon's own: no directory kept busy, no command's environment (its secrets) kept.
+              restoreOwn(ownEnv, ownUmask);
+              if (current.abandoned) return;
+              served++;
+              active = undefined;
+              current.finished = true;
+              current.flush();
+              connection.end(exitFrame(code));
+              idle();
+            });
         } else if (kind === TO_DAEMON.stdin) mine.stdin(body, undefined);
         else if (kind === TO_DAEMON.stdinError) mine.stdin(undefined, JSON.parse(body.toString("utf8")));
         else if (kind === TO_DAEMON.signal) {

@@ -108,6 +108,8 @@ export interface DaemonStatus {
   readonly served: number;
   /** Whether it is running a command now. */
   readonly busy: boolean;
+  /** Whether it is still warming up on a tree of its own (until its first command, at most a second or two). */
+  readonly warming: boolean;
   /** It stops after this many seconds without a command. */
   readonly idleSeconds: number;
 }
