@@ -59,8 +59,7 @@ export function runThroughDaemon(socket: string, argv: readonly string[], bundle
   return new Promise((resolve) => {
     const connection = connect(socket);
     const reader = new FrameReader();
-    // accepted: the daemon said it will run it; going: it was told to, and now owns the command to its end.
-    let accepted = false;
+    // The daemon said it will run the command and was told to go: it owns the command to its end.
     let going = false;
     let settled = false;
     const settle = (ranThere: boolean) => {
@@ -98,13 +97,12 @@ export function runThroughDaemon(socket: string, argv: readonly string[], bundle
         if (settled && !going) return;
         switch (kind) {
           case TO_COMMAND.accepted:
-            accepted = true;
             going = true;
             for (const signal of SIGNALS) process.on(signal, onSignal);
             connection.write(frame(TO_DAEMON.go, ""));
             break;
           case TO_COMMAND.declined:
-            if (!accepted) return runHere();
+            if (!going) return runHere();
             break;
           case TO_COMMAND.stdout:
             writeAll(1, body, true);
