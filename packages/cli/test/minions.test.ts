@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BIN, FIXTURES, merge } from "./helpers.js";
+import { BIN, FIXTURES, merge, PACKAGE_DIR } from "./helpers.js";
 import { startMerge, withoutPauses } from "./spawn.js";
 
 // A small PillarStack tree: core, one file per OS grain, per role (one with a YAML mistake) and per minion.
@@ -347,13 +347,22 @@ describe("merge pillar --minions", () => {
 
 const hasScript = spawnSync("script", ["--version"], { encoding: "utf8" }).status === 0;
 
-/** Runs the CLI with a pseudo-terminal as its standard input, output and error (util-linux `script`). */
-function onTerminal(args: readonly string[]): { status: number | null; screen: string } {
-  const quoted = [process.execPath, BIN, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(" ");
+/**
+ * Runs the CLI with a pseudo-terminal as its standard input, output and error (util-linux `script`): the bundle, or
+ * another entry (`bin/merge.cjs`) with more environment.
+ */
+function onTerminal(
+  args: readonly string[],
+  entry = BIN,
+  env: Record<string, string | undefined> = {},
+): { status: number | null; screen: string } {
+  const quoted = [process.execPath, entry, ...args]
+    .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
+    .join(" ");
   const run = spawnSync("script", ["-q", "-e", "-c", quoted, "/dev/null"], {
     cwd: TREE,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1", TERM: "dumb" },
+    env: { ...process.env, NO_COLOR: "1", TERM: "dumb", ...env },
   });
   return { status: run.status, screen: run.stdout };
 }
@@ -373,6 +382,36 @@ describe.skipIf(!hasScript)("merge stack --minions on a terminal", () => {
         .at(-1),
     ).toBe("merge: 1 of 4 hosts failed");
     expect(existsSync(join(out, "web1.yml"))).toBe(true);
+  });
+
+  it("shows the same through `merge daemon`, which runs the batch with the terminal's flags", () => {
+    const runtime = mkdtempSync(join(tmpdir(), "merge-cli-minions-daemon-"));
+    chmodSync(runtime, 0o700);
+    const entry = join(PACKAGE_DIR, "bin", "merge.cjs");
+    const env = { XDG_RUNTIME_DIR: runtime, MERGE_NO_DAEMON: undefined };
+    const daemon = (...args: string[]) =>
+      spawnSync(process.execPath, [entry, "daemon", ...args], {
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", TERM: "dumb", ...env },
+      });
+    expect(daemon("start", "--idle-timeout", "10m").status).toBe(0);
+    try {
+      const out = scratch();
+      const run = onTerminal(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out], entry, env);
+      expect(JSON.parse(daemon("status", "--format", "json").stdout)).toMatchObject({ served: 1 });
+      expect(run.status).toBe(1);
+      expect(run.screen).toContain("\r[1/4] web1");
+      expect(run.screen).toMatch(/\r +\rodd1: error: /);
+      expect(
+        run.screen
+          .trimEnd()
+          .split(/[\r\n]+/)
+          .at(-1),
+      ).toBe("merge: 1 of 4 hosts failed");
+      expect(readdirSync(out).sort()).toEqual(["bare1.yml", "db1.yml", "web1.yml"]);
+    } finally {
+      daemon("stop");
+    }
   });
 
   it("shows none when the JSON lines go to that terminal", () => {
