@@ -367,20 +367,24 @@ function onTerminal(
   return { status: run.status, screen: run.stdout };
 }
 
+/** The screen of the batch of hosts.yml written to a directory: progress rewritten in place, odd1's error, the end. */
+function expectProgress(run: { status: number | null; screen: string }): void {
+  expect(run.status).toBe(1);
+  expect(run.screen).toContain("\r[1/4] web1");
+  // The error of odd1 is printed on a line of its own, the progress line erased first.
+  expect(run.screen).toMatch(/\r +\rodd1: error: /);
+  expect(
+    run.screen
+      .trimEnd()
+      .split(/[\r\n]+/)
+      .at(-1),
+  ).toBe("merge: 1 of 4 hosts failed");
+}
+
 describe.skipIf(!hasScript)("merge stack --minions on a terminal", () => {
   it("shows the progress on standard error, rewritten in place and erased at the end", () => {
     const out = scratch();
-    const run = onTerminal(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out]);
-    expect(run.status).toBe(1);
-    expect(run.screen).toContain("\r[1/4] web1");
-    // The error of odd1 is printed on a line of its own, the progress line erased first.
-    expect(run.screen).toMatch(/\r +\rodd1: error: /);
-    expect(
-      run.screen
-        .trimEnd()
-        .split(/[\r\n]+/)
-        .at(-1),
-    ).toBe("merge: 1 of 4 hosts failed");
+    expectProgress(onTerminal(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out]));
     expect(existsSync(join(out, "web1.yml"))).toBe(true);
   });
 
@@ -399,15 +403,7 @@ describe.skipIf(!hasScript)("merge stack --minions on a terminal", () => {
       const out = scratch();
       const run = onTerminal(["stack", "stack.cfg", "--minions", "hosts.yml", "-o", out], entry, env);
       expect(JSON.parse(daemon("status", "--format", "json").stdout)).toMatchObject({ served: 1 });
-      expect(run.status).toBe(1);
-      expect(run.screen).toContain("\r[1/4] web1");
-      expect(run.screen).toMatch(/\r +\rodd1: error: /);
-      expect(
-        run.screen
-          .trimEnd()
-          .split(/[\r\n]+/)
-          .at(-1),
-      ).toBe("merge: 1 of 4 hosts failed");
+      expectProgress(run);
       expect(readdirSync(out).sort()).toEqual(["bare1.yml", "db1.yml", "web1.yml"]);
     } finally {
       daemon("stop");
