@@ -204,7 +204,7 @@ export function serve(server: Server, options: ServeOptions): void {
               idle();
             });
         } else if (kind === TO_DAEMON.stdin) mine.stdin(body, undefined);
-        else if (kind === TO_DAEMON.stdinError) mine.stdin(undefined, JSON.parse(body.toString("utf8")));
+        else if (kind === TO_DAEMON.stdinError) mine.stdin(undefined, parsedOr(body, {}));
         else if (kind === TO_DAEMON.signal) {
           const name = body.toString("utf8");
           if (SIGNALS.has(name)) mine.signal(name as HandledSignal, shutdown);
@@ -291,7 +291,11 @@ class ActiveRun {
     // What a run may read from the process instead of CliIO: made the command's.
     replaceEnvironment(request.env);
     process.umask(request.umask);
-    process.chdir(request.cwd);
+    try {
+      process.chdir(request.cwd);
+    } catch {
+      // Removed since it was checked: the run resolves everything against `io.cwd`, and reports that itself.
+    }
     const env = Object.freeze({ ...request.env });
     const io: CliIO = {
       cwd: request.cwd,
@@ -329,6 +333,15 @@ class ActiveRun {
       shutdown({ connection: this.connection, data: exitFrame(exitStatusForSignal(name)) }, true);
     };
     if (this.guard.interrupt(stop)) stop();
+  }
+}
+
+/** A frame's JSON, or `fallback` when it is not JSON (a peer that is not merge's command). */
+function parsedOr<T>(body: Buffer, fallback: T): T {
+  try {
+    return JSON.parse(body.toString("utf8")) as T;
+  } catch {
+    return fallback;
   }
 }
 
