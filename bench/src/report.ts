@@ -172,7 +172,7 @@ export function checkTargets(results: readonly WorkloadResult[]): TargetCheck[] 
     // The daemon's rows: the command's CPU time leaves out the daemon's, so it is not shown.
     const cpu = suffix.includes(WITH_DAEMON) ? undefined : extra?.cpuRatioToNode;
     checks.push({
-      target: `CLI: \`${label}\` ≤ ${limit}× \`node -e 0\` (wall${conditions(suffix)})`,
+      target: `CLI: \`${label}\` ≤ ${limit}× \`node -e 0\` (${["wall", ...conditions(suffix)].join(", ")})`,
       measured:
         value === undefined
           ? "unavailable"
@@ -190,7 +190,7 @@ export function checkTargets(results: readonly WorkloadResult[]): TargetCheck[] 
       ? ""
       : ` (CPU time: ${ratio(Number(extra?.cpuRatioToStartupPlusWarm))}, ${Number(extra?.cpuStartupMs).toFixed(0)} ms, ${Number(extra?.cpuWarmPerHostMs).toFixed(2)} ms/host)`;
     checks.push({
-      target: `CLI: 200 hosts with --minions ≤ 1.2 × (one start-up + 200 × warm per-host)${conditions(suffix).replace(/^, /, " (")}${suffix === "" ? "" : ")"}`,
+      target: `CLI: 200 hosts with --minions ≤ 1.2 × (one start-up + 200 × warm per-host)${suffix === "" ? "" : ` (${conditions(suffix).join(", ")})`}`,
       measured:
         value === undefined
           ? "unavailable"
@@ -215,9 +215,9 @@ export function checkTargets(results: readonly WorkloadResult[]): TargetCheck[] 
   return checks;
 }
 
-/** `, merge daemon running, without NODE_EXTRA_CA_CERTS`: the conditions a row's label suffix names. */
-function conditions(suffix: string): string {
-  return [...suffix.matchAll(/ \(([^)]*)\)/g)].map((match) => `, ${match[1]}`).join("");
+/** `["merge daemon running", "without NODE_EXTRA_CA_CERTS"]`: the conditions a row's label suffix names. */
+function conditions(suffix: string): string[] {
+  return [...suffix.matchAll(/ \(([^)]*)\)/g)].map((match) => match[1] as string);
 }
 
 function verdict(met: boolean | undefined): string {

@@ -29,20 +29,15 @@ function runHere() {
 }
 
 const argv = process.argv.slice(2);
+let client;
 let socket;
 if (!disabled("MERGE_NO_DAEMON") && argv[0] !== "daemon") {
   try {
-    socket = require(join(dist, "daemon-client.cjs")).daemonSocketIfAny(process.env);
+    client = require(join(dist, "daemon-client.cjs"));
+    socket = client.daemonSocketIfAny(process.env);
   } catch {
     // No client (a build without one): no daemon either.
   }
 }
-if (socket === undefined) {
-  runHere();
-} else {
-  require(join(dist, "daemon-client.cjs"))
-    .runThroughDaemon(socket, argv, bundle)
-    .then((ranThere) => {
-      if (!ranThere) runHere();
-    });
-}
+if (socket === undefined) runHere();
+else client.runThroughDaemon(socket, argv, bundle).then(runHere);

@@ -25,6 +25,7 @@ import {
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { OTHERS_WRITE, ownDirectory } from "./own-directory.js";
 
 /** A key-value store of texts: `CompiledTemplateStore` of @merge/jinja and `ParsedDocumentStore` of @merge/source-stack. */
 export interface BuildCache {
@@ -89,7 +90,7 @@ export function openBuildCache(
     get(key) {
       const at = buildDir();
       if (at === null) return undefined;
-      readable ??= ownDirectory(at);
+      readable ??= ownDirectory(at, OTHERS_WRITE);
       if (!readable) return undefined;
       try {
         return entryValue(readFileSync(join(at, entryName(key)), "utf8"), key);
@@ -100,14 +101,14 @@ export function openBuildCache(
     set(key, value) {
       const at = buildDir();
       if (at === null) return;
-      if (!ownDirectory(at)) {
+      if (!ownDirectory(at, OTHERS_WRITE)) {
         try {
           mkdirSync(root, { recursive: true, mode: 0o700 });
           mkdirSync(at, { mode: 0o700 });
         } catch {
           return;
         }
-        if (!ownDirectory(at)) return;
+        if (!ownDirectory(at, OTHERS_WRITE)) return;
         removeUnusedBuilds(root, basename(at));
       }
       readable = true;
@@ -195,21 +196,6 @@ export function hashText(text: string): string {
     b ^= b >>> 13;
   }
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-}
-
-/**
- * Whether `dir` is this user's own directory (not a link to one) that no one else may write to: code read from a
- * directory someone else controls would be their code.
- */
-function ownDirectory(dir: string): boolean {
-  try {
-    const stat = lstatSync(dir);
-    if (!stat.isDirectory()) return false;
-    if (typeof process.getuid !== "function") return true; // Windows: no owners and modes to check
-    return stat.uid === process.getuid() && (stat.mode & 0o022) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** Removes the other builds' directories nothing was written to for a week (a new build is being started). */

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { connect, createServer, type Server } from "node:net";
 import { MergeError } from "@merge/core";
-import { buildIdentity, daemonDirectory, daemonSocket, ownDirectory } from "../daemon/location.js";
+import { buildIdentity, daemonDirectory, daemonSocket } from "../daemon/location.js";
+import { OTHERS_ANY, ownDirectory } from "../own-directory.js";
 import { serve } from "../daemon/server.js";
 import { type DaemonStatus, FrameReader, frame, TO_COMMAND, TO_DAEMON } from "../daemon/wire.js";
 import type { CliIO } from "../io.js";
@@ -116,7 +117,7 @@ function checkedDirectory(io: CliIO, create: boolean): string {
       }
     }
   }
-  if ((create || existsSync(directory)) && !ownDirectory(directory, uid)) {
+  if ((create || existsSync(directory)) && !ownDirectory(directory, OTHERS_ANY)) {
     throw new MergeError(
       "DAEMON_DIRECTORY",
       `the daemon's directory ${directory} is not yours alone (it must be a directory of your own that no one else ` +
@@ -170,7 +171,6 @@ async function listen(socket: string): Promise<Server> {
         source: { file: socket },
       });
     }
-    const { rmSync } = await import("node:fs");
     rmSync(socket, { force: true });
     try {
       return await bind();

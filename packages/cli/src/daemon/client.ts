@@ -4,7 +4,8 @@
 import { fstatSync, statSync, writeSync } from "node:fs";
 import type { Socket } from "node:net";
 import { constants } from "node:os";
-import { buildIdentity, daemonDirectory, daemonSocket, ownDirectory } from "./location.js";
+import { buildIdentity, daemonDirectory, daemonSocket } from "./location.js";
+import { OTHERS_ANY, ownDirectory } from "../own-directory.js";
 import { type DaemonRequest, FrameReader, frame, TO_COMMAND, TO_DAEMON } from "./wire.js";
 
 /** How long a command waits for a daemon to take it or decline before it runs itself (a daemon busy computing). */
@@ -21,16 +22,16 @@ export function daemonSocketIfAny(env: NodeJS.ProcessEnv): string | undefined {
   const directory = daemonDirectory(env, uid);
   const socket = daemonSocket(directory);
   const stat = statSync(socket, { throwIfNoEntry: false });
-  if (stat === undefined || !stat.isSocket() || !ownDirectory(directory, uid)) return undefined;
+  if (stat === undefined || !stat.isSocket() || !ownDirectory(directory, OTHERS_ANY)) return undefined;
   return socket;
 }
 
 /**
- * Sends the command line to the daemon at `socket` and plays its output. Resolves to false when the daemon is not
- * there or declines (the caller then runs the command itself, as without a daemon). Once the daemon has taken the
- * command, the process ends with the command's status.
+ * Sends the command line to the daemon at `socket` and plays its output. Resolves when the daemon is not there or
+ * declines: the caller then runs the command itself, as without a daemon. Once the daemon has taken the command, the
+ * process ends with the command's status (and the promise never settles).
  */
-export function runThroughDaemon(socket: string, argv: readonly string[], bundle: string): Promise<boolean> {
+export function runThroughDaemon(socket: string, argv: readonly string[], bundle: string): Promise<void> {
   // Loaded here, not at the top: Node's bootstrap has fs, os and path already, while net and tty cost a command
   // without a daemon about 3 ms. This file is only ever run as the CommonJS bundle, which has `require`.
   const { connect } = require("node:net") as typeof import("node:net");
@@ -54,23 +55,17 @@ export function runThroughDaemon(socket: string, argv: readonly string[], bundle
     };
   } catch {
     // No working directory (removed under the shell), say: the command reports that better itself.
-    return Promise.resolve(false);
+    return Promise.resolve();
   }
   return new Promise((resolve) => {
     const connection = connect(socket);
     const reader = new FrameReader();
     // The daemon said it will run the command and was told to go: it owns the command to its end.
     let going = false;
-    let settled = false;
-    const settle = (ranThere: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(answerTimer);
-      resolve(ranThere);
-    };
     const runHere = () => {
       connection.destroy();
-      settle(false);
+      clearTimeout(answerTimer);
+      resolve();
     };
     const answerTimer = setTimeout(() => {
       if (!going) runHere();
@@ -94,7 +89,6 @@ export function runThroughDaemon(socket: string, argv: readonly string[], bundle
         return lost();
       }
       for (const { kind, body } of frames) {
-        if (settled && !going) return;
         switch (kind) {
           case TO_COMMAND.accepted:
             going = true;
@@ -122,7 +116,7 @@ export function runThroughDaemon(socket: string, argv: readonly string[], bundle
     });
     connection.on("close", () => {
       if (!going) return runHere();
-      if (!settled) lost();
+      lost();
     });
     const lost = () => {
       writeAll(2, Buffer.from("merge: the daemon ended before the command did [DAEMON_LOST]\n"), false);

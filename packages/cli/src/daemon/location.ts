@@ -1,12 +1,13 @@
 // Where a user's `merge daemon` listens, and which daemon may serve a command. Shared by the daemon and by
 // dist/daemon-client.cjs, which bin/merge.cjs loads before anything else: only Node built-ins here.
-import { lstatSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
 /**
  * The daemon's directory: `$XDG_RUNTIME_DIR/merge` (a per-user directory the system makes and removes), else
- * `merge-UID` in the temporary directory. Both are checked by `ownDirectory` before anything in them is trusted.
+ * `merge-UID` in the temporary directory. Both are checked (`ownDirectory` with `OTHERS_ANY`: a socket there receives
+ * the user's command lines, environment and input) before anything in them is trusted.
  */
 export function daemonDirectory(env: Readonly<Record<string, string | undefined>>, uid: number): string {
   const runtime = env.XDG_RUNTIME_DIR;
@@ -16,20 +17,6 @@ export function daemonDirectory(env: Readonly<Record<string, string | undefined>
 
 export function daemonSocket(directory: string): string {
   return join(directory, "daemon.sock");
-}
-
-/**
- * Whether `directory` is the user's own: a directory (not a link to one) of this user that no one else may write to
- * or enter. A socket in a directory someone else controls could be theirs, and would be sent the user's command
- * lines, environment and input.
- */
-export function ownDirectory(directory: string, uid: number): boolean {
-  try {
-    const stat = lstatSync(directory);
-    return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /**
